@@ -1,0 +1,20 @@
+import type { ParameterizedContext } from 'koa';
+
+/** What authentication proves about a request: which account, and through which credential. */
+export interface Principal {
+  readonly accountId: string;
+  readonly plan: string;
+  readonly via: { readonly kind: 'api_key'; readonly apiKeyId: string } | { readonly kind: 'session'; readonly sessionId: string };
+}
+
+export interface AppState {
+  requestId: string;
+  /** Set by the authenticate middleware on protected routes. */
+  principal?: Principal;
+  /** The parsed JSON request body, set by the jsonBody middleware; undefined when none was sent. */
+  body?: unknown;
+  /** Route name for metrics and logs (the router's path template, never the raw path). */
+  route?: string;
+}
+
+export type AppContext = ParameterizedContext<AppState>;

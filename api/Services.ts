@@ -1,0 +1,26 @@
+import type { Redis } from 'ioredis';
+import type { DatabasePool } from 'slonik';
+import type { Config } from '../shared/config.ts';
+import type { Logger } from '../shared/logger.ts';
+
+/** Whether the process is shutting down: /ready turns 503 so load balancers stop sending traffic. */
+export interface Lifecycle {
+  draining: boolean;
+}
+
+/**
+ * Everything a request handler may reach, built once per process (api/createServices.ts) or per test
+ * file (test/helpers), and handed to buildApp. Nothing in api/ imports a singleton.
+ */
+export interface Services {
+  readonly config: Config;
+  readonly pool: DatabasePool;
+  /** Fail-fast connection for request-path work (limits, caches): an outage is a 503, not a hang. */
+  readonly redis: Redis;
+  /** Namespace of every key this service writes; tests give each file its own. */
+  readonly redisPrefix: string;
+  readonly logger: Logger;
+  readonly lifecycle: Lifecycle;
+  /** The clock of domain rules (monthly periods); injectable so tests can cross a month. */
+  readonly now: () => Date;
+}

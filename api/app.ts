@@ -1,0 +1,30 @@
+import type Router from '@koa/router';
+import Koa from 'koa';
+import type { AppState } from './AppState.ts';
+import { accessLog } from './middleware/accessLog.ts';
+import { errorHandler } from './middleware/errorHandler.ts';
+import { requestId } from './middleware/requestId.ts';
+import { routeFallback } from './middleware/routeFallback.ts';
+import { accountRoutes } from './routes/account/routes.ts';
+import { apiKeyRoutes } from './routes/apiKeys/routes.ts';
+import { healthRoutes } from './routes/health/routes.ts';
+import { presetRoutes } from './routes/presets/routes.ts';
+import type { Services } from './Services.ts';
+
+/** Builds the Koa app without listening, so tests mount it on port 0 and server.ts owns the socket. */
+export const buildApp = (services: Services): Koa<AppState> => {
+  const app = new Koa<AppState>();
+  // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
+  app.silent = true;
+
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(), accountRoutes(services), apiKeyRoutes(services)];
+
+  app.use(requestId());
+  app.use(accessLog(services.logger));
+  app.use(errorHandler(services.logger, () => services.redis.status !== 'ready'));
+  app.use(routeFallback(routers));
+  for (const router of routers) {
+    app.use(router.routes());
+  }
+  return app;
+};

@@ -1,0 +1,187 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+const DEV_SESSION_SECRET = 'development-only-session-secret-change-me-0123456789';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+const url = z.url({ protocol: /^https?$/ });
+
+/**
+ * Every setting the service reads from the environment. Each `.describe()` text is also the README's
+ * configuration table (test/config/readmeTable.test.ts keeps them equal), so say unit and default there.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'test', 'production'])
+    .default('development')
+    .describe('`development` (default), `test` or `production`. Only `production` marks the cookie `Secure` and demands every secret.'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('HTTP port of the API. Default `3000`.'),
+  DATABASE_URL: optionalString.describe('PostgreSQL connection URI. Default `postgres://postgres@127.0.0.1:5432/behavioral_sim` outside production.'),
+  REDIS_URL: optionalString.describe('Redis URI, may carry a database index (`redis://host:6379/9`). Default `redis://127.0.0.1:6379` outside production.'),
+  PUBLIC_URL: optionalString.describe("The service's own origin, for OAuth redirect URIs and the CSRF check. Default `http://localhost:<PORT>` outside production."),
+  FRONTEND_URL: optionalString.describe('Where logins land (`<FRONTEND_URL>/account`). Default `PUBLIC_URL`.'),
+  SESSION_SECRET: optionalString.describe('Secret (32+ characters) that encrypts and authenticates the session cookie. Required in production.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino log level. Default `info`.'),
+  WORKER_THREADS: z.coerce.number().int().min(1).max(256).optional().describe('Simulation threads per worker process (and the BullMQ concurrency). Default: cores − 1, at least 1.'),
+  SIMULATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000).describe('Deadline of one simulation, queueing included, in milliseconds. Default `30000`.'),
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1).describe('API processes `npm start` runs. Default `1`.'),
+  WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1).describe('Worker processes `npm start` runs. Default `1`.'),
+  OAUTH_GITHUB_CLIENT_ID: optionalString.describe('GitHub OAuth app client id. GitHub sign-in answers 503 while unset.'),
+  OAUTH_GITHUB_CLIENT_SECRET: optionalString.describe('GitHub OAuth app client secret.'),
+  OAUTH_GITHUB_AUTHORIZE_URL: url.default('https://github.com/login/oauth/authorize').describe('GitHub authorize endpoint. Default the real one.'),
+  OAUTH_GITHUB_TOKEN_URL: url.default('https://github.com/login/oauth/access_token').describe('GitHub token endpoint. Default the real one.'),
+  OAUTH_GITHUB_API_URL: url.default('https://api.github.com').describe('Base of GitHub `GET /user` and `GET /user/emails`. Default the real one.'),
+  OAUTH_GOOGLE_CLIENT_ID: optionalString.describe('Google OAuth client id. Google sign-in answers 503 while unset.'),
+  OAUTH_GOOGLE_CLIENT_SECRET: optionalString.describe('Google OAuth client secret.'),
+  OAUTH_GOOGLE_AUTHORIZE_URL: url.default('https://accounts.google.com/o/oauth2/v2/auth').describe('Google authorize endpoint. Default the real one.'),
+  OAUTH_GOOGLE_TOKEN_URL: url.default('https://oauth2.googleapis.com/token').describe('Google token endpoint. Default the real one.'),
+  OAUTH_GOOGLE_USERINFO_URL: url.default('https://openidconnect.googleapis.com/v1/userinfo').describe('Google OIDC userinfo endpoint. Default the real one.'),
+  ADMIN_TOKEN: optionalString.describe('Bearer token for the queue dashboard at `/admin/queues`; the dashboard is absent while unset.'),
+  METRICS_TOKEN: optionalString.describe('Bearer token `/metrics` demands; open while unset.'),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+
+export interface Config {
+  readonly nodeEnv: 'development' | 'test' | 'production';
+  readonly isProduction: boolean;
+  readonly port: number;
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly publicUrl: string;
+  readonly publicOrigin: string;
+  readonly frontendUrl: string;
+  readonly sessionSecret: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly workerThreads: number;
+  readonly simulationTimeoutMs: number;
+  readonly apiProcesses: number;
+  readonly workerProcesses: number;
+  readonly oauth: {
+    readonly github: OAuthProviderConfig;
+    readonly google: OAuthProviderConfig;
+  };
+  readonly adminToken: string | undefined;
+  readonly metricsToken: string | undefined;
+}
+
+export interface OAuthProviderConfig {
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  /** GitHub: API base (`/user`, `/user/emails`); Google: the userinfo URL. */
+  readonly profileUrl: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses an environment into the frozen configuration, collecting every problem before failing. */
+export const parseConfig = (env: Readonly<Record<string, string | undefined>>): Config => {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const value = parsed.data;
+  const isProduction = value.NODE_ENV === 'production';
+  const problems: string[] = [];
+  const required = (name: keyof typeof value, fallback: string): string => {
+    const given = value[name];
+    if (typeof given === 'string') {
+      return given;
+    }
+    if (isProduction) {
+      problems.push(`${name}: required when NODE_ENV=production`);
+    }
+    return fallback;
+  };
+
+  const publicUrl = required('PUBLIC_URL', `http://localhost:${value.PORT}`).replace(/\/+$/, '');
+  const config: Config = {
+    nodeEnv: value.NODE_ENV,
+    isProduction,
+    port: value.PORT,
+    databaseUrl: required('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/behavioral_sim'),
+    redisUrl: required('REDIS_URL', 'redis://127.0.0.1:6379'),
+    publicUrl,
+    publicOrigin: safeOrigin(publicUrl, 'PUBLIC_URL', problems),
+    frontendUrl: (value.FRONTEND_URL ?? publicUrl).replace(/\/+$/, ''),
+    sessionSecret: required('SESSION_SECRET', DEV_SESSION_SECRET),
+    logLevel: value.LOG_LEVEL,
+    workerThreads: value.WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1),
+    simulationTimeoutMs: value.SIMULATION_TIMEOUT_MS,
+    apiProcesses: value.API_PROCESSES,
+    workerProcesses: value.WORKER_PROCESSES,
+    oauth: {
+      github: {
+        clientId: value.OAUTH_GITHUB_CLIENT_ID,
+        clientSecret: value.OAUTH_GITHUB_CLIENT_SECRET,
+        authorizeUrl: value.OAUTH_GITHUB_AUTHORIZE_URL,
+        tokenUrl: value.OAUTH_GITHUB_TOKEN_URL,
+        profileUrl: value.OAUTH_GITHUB_API_URL.replace(/\/+$/, ''),
+      },
+      google: {
+        clientId: value.OAUTH_GOOGLE_CLIENT_ID,
+        clientSecret: value.OAUTH_GOOGLE_CLIENT_SECRET,
+        authorizeUrl: value.OAUTH_GOOGLE_AUTHORIZE_URL,
+        tokenUrl: value.OAUTH_GOOGLE_TOKEN_URL,
+        profileUrl: value.OAUTH_GOOGLE_USERINFO_URL,
+      },
+    },
+    adminToken: value.ADMIN_TOKEN,
+    metricsToken: value.METRICS_TOKEN,
+  };
+  if (config.sessionSecret.length < 32) {
+    problems.push('SESSION_SECRET: must be at least 32 characters');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+  return deepFreeze(config);
+};
+
+/** For entry points: parse process.env once, or print every problem and exit. */
+export const loadConfig = (): Config => {
+  try {
+    return parseConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+};
+
+const safeOrigin = (value: string, name: string, problems: string[]): string => {
+  try {
+    return new URL(value).origin;
+  } catch {
+    problems.push(`${name}: not a URL`);
+    return value;
+  }
+};
+
+const deepFreeze = <T extends object>(value: T): T => {
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object') {
+      deepFreeze(child as object);
+    }
+  }
+  return Object.freeze(value);
+};

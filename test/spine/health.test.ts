@@ -1,0 +1,65 @@
+import test from 'ava';
+import { API_VERSION } from '../../shared/version.ts';
+import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
+
+// A port nothing listens on: connecting fails at once, as when a dependency is down.
+const CLOSED_PORT = 9;
+
+let app: TestApp;
+
+test.before(async () => {
+  app = await startTestApp();
+});
+
+test.after.always(async () => {
+  await app?.close();
+});
+
+test('GET /health answers 200 {status:"ok", version} with the API version', async (t) => {
+  const response = await fetch(`${app.url}/health`);
+  t.is(response.status, 200);
+  t.deepEqual(await response.json(), { status: 'ok', version: API_VERSION });
+  t.regex(API_VERSION, /^\d+\.\d+\.\d+$/);
+});
+
+test('GET /ready answers 200 ready with database and redis connected', async (t) => {
+  const response = await fetch(`${app.url}/ready`);
+  t.is(response.status, 200);
+  t.deepEqual(await response.json(), { status: 'ready', database: 'connected', redis: 'connected', version: API_VERSION });
+});
+
+test('GET /ready answers 503 not_ready while the process drains for shutdown', async (t) => {
+  app.services.lifecycle.draining = true;
+  try {
+    const response = await fetch(`${app.url}/ready`);
+    t.is(response.status, 503);
+    t.like(await response.json(), { status: 'not_ready', database: 'connected', redis: 'connected' });
+  } finally {
+    app.services.lifecycle.draining = false;
+  }
+});
+
+test('GET /ready answers 503 with database disconnected when PostgreSQL is unreachable, and /health stays 200', async (t) => {
+  const broken = await startTestApp({
+    database: app.database,
+    env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${CLOSED_PORT}/nothing` },
+  });
+  t.teardown(() => broken.close());
+  const started = Date.now();
+  const response = await fetch(`${broken.url}/ready`);
+  t.is(response.status, 503);
+  t.deepEqual(await response.json(), { status: 'not_ready', database: 'disconnected', redis: 'connected', version: API_VERSION });
+  t.true(Date.now() - started < 3000, 'each check is bounded by its 1 s timeout');
+  t.is((await fetch(`${broken.url}/health`)).status, 200);
+});
+
+test('GET /ready answers 503 with redis disconnected when Redis is unreachable', async (t) => {
+  const broken = await startTestApp({
+    database: app.database,
+    env: { REDIS_URL: `redis://127.0.0.1:${CLOSED_PORT}` },
+  });
+  t.teardown(() => broken.close());
+  const response = await fetch(`${broken.url}/ready`);
+  t.is(response.status, 503);
+  t.deepEqual(await response.json(), { status: 'not_ready', database: 'connected', redis: 'disconnected', version: API_VERSION });
+});
