@@ -1,10 +1,28 @@
+import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
+import { createSimulationClient } from './simulations/createSimulationClient.ts';
 import type { Services } from './Services.ts';
 
-export const DEFAULT_REDIS_PREFIX = 'bss';
+// The one default prefix, shared with the worker through the configuration (REDIS_PREFIX).
+export { DEFAULT_REDIS_PREFIX } from '../shared/config.ts';
+
+const waitUntilReady = async (redis: Redis, timeoutMs: number): Promise<void> => {
+  if (redis.status === 'ready') {
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, timeoutMs);
+    function done(): void {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    }
+    redis.once('ready', done);
+  });
+};
 
 export interface CreateServicesOptions {
   readonly redisPrefix?: string;
@@ -15,19 +33,27 @@ export interface CreateServicesOptions {
 export const createServices = async (config: Config, options: CreateServicesOptions = {}): Promise<Services> => {
   const pool = await createDatabasePool(config.databaseUrl);
   const redis = createRedis(config.redisUrl, { role: 'api:limits' });
+  const redisPrefix = options.redisPrefix ?? config.redisPrefix;
+  const logger = options.logger ?? createLogger(config.logLevel, 'api');
+  const simulations = createSimulationClient({ redisUrl: config.redisUrl, prefix: redisPrefix, logger });
+  // Fail-fast connections refuse commands until connected: give Redis a moment before serving, but do
+  // start without it (/ready then reports it) rather than refuse to boot.
+  await Promise.all([waitUntilReady(redis, 2000), simulations.waitUntilReady(2000)]);
   return {
     config,
     pool,
     redis,
-    redisPrefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX,
-    logger: options.logger ?? createLogger(config.logLevel, 'api'),
+    redisPrefix,
+    logger,
     lifecycle: { draining: false },
     now: options.now ?? (() => new Date()),
+    simulations,
   };
 };
 
 /** Closes in dependency order: nothing new can start once the pool and Redis are gone. */
 export const closeServices = async (services: Services): Promise<void> => {
+  await services.simulations.close();
   await services.pool.end();
   services.redis.disconnect();
 };

@@ -73,7 +73,7 @@ test('an unknown route answers 404 not_found with error.request_id equal to the 
   const error = await errorOf(response);
   t.is(error.status_code, 404);
   t.is(error.details.code, 'not_found');
-  t.is(error.request_id, response.headers.get('x-request-id'));
+  t.is(error.request_id, response.headers.get('x-request-id') ?? '');
   t.regex(error.request_id, UUID);
 });
 

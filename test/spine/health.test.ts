@@ -1,9 +1,7 @@
 import test from 'ava';
 import { API_VERSION } from '../../shared/version.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-
-// A port nothing listens on: connecting fails at once, as when a dependency is down.
-const CLOSED_PORT = 9;
+import { startTcpProxy } from '../helpers/tcpProxy.ts';
 
 let app: TestApp;
 
@@ -28,7 +26,7 @@ test('GET /ready answers 200 ready with database and redis connected', async (t)
   t.deepEqual(await response.json(), { status: 'ready', database: 'connected', redis: 'connected', version: API_VERSION });
 });
 
-test('GET /ready answers 503 not_ready while the process drains for shutdown', async (t) => {
+test.serial('GET /ready answers 503 not_ready while the process drains for shutdown', async (t) => {
   app.services.lifecycle.draining = true;
   try {
     const response = await fetch(`${app.url}/ready`);
@@ -39,12 +37,14 @@ test('GET /ready answers 503 not_ready while the process drains for shutdown', a
   }
 });
 
-test('GET /ready answers 503 with database disconnected when PostgreSQL is unreachable, and /health stays 200', async (t) => {
-  const broken = await startTestApp({
-    database: app.database,
-    env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${CLOSED_PORT}/nothing` },
-  });
+test('GET /ready answers 503 with database disconnected when PostgreSQL becomes unreachable, and /health stays 200', async (t) => {
+  const proxy = await startTcpProxy(Number(new URL(app.database.url).port || 5432));
+  const viaProxy = new URL(app.database.url);
+  viaProxy.port = String(proxy.port);
+  const broken = await startTestApp({ database: app.database, env: { DATABASE_URL: viaProxy.toString() } });
   t.teardown(() => broken.close());
+  t.is((await fetch(`${broken.url}/ready`)).status, 200);
+  await proxy.cut();
   const started = Date.now();
   const response = await fetch(`${broken.url}/ready`);
   t.is(response.status, 503);
@@ -53,12 +53,12 @@ test('GET /ready answers 503 with database disconnected when PostgreSQL is unrea
   t.is((await fetch(`${broken.url}/health`)).status, 200);
 });
 
-test('GET /ready answers 503 with redis disconnected when Redis is unreachable', async (t) => {
-  const broken = await startTestApp({
-    database: app.database,
-    env: { REDIS_URL: `redis://127.0.0.1:${CLOSED_PORT}` },
-  });
+test('GET /ready answers 503 with redis disconnected when Redis becomes unreachable', async (t) => {
+  const proxy = await startTcpProxy(6379);
+  const broken = await startTestApp({ database: app.database, env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
   t.teardown(() => broken.close());
+  t.is((await fetch(`${broken.url}/ready`)).status, 200);
+  await proxy.cut();
   const response = await fetch(`${broken.url}/ready`);
   t.is(response.status, 503);
   t.deepEqual(await response.json(), { status: 'not_ready', database: 'connected', redis: 'disconnected', version: API_VERSION });

@@ -1,0 +1,25 @@
+import { type CommonQueryMethods, sql } from 'slonik';
+import { z } from 'zod';
+
+export const planRowSchema = z.object({
+  name: z.string(),
+  requests_per_minute: z.number(),
+  monthly_requests: z.number(),
+  // bigint in the schema, which slonik's preset parses to a BigInt; every plan's value fits a number.
+  monthly_interactions: z.coerce.number(),
+  max_interactions_per_request: z.number(),
+  max_concurrent_simulations: z.number(),
+  max_active_api_keys: z.number(),
+});
+
+export type PlanRow = z.infer<typeof planRowSchema>;
+
+export const findPlanByName = async (connection: CommonQueryMethods, name: string): Promise<PlanRow | null> =>
+  connection.maybeOne(sql.type(planRowSchema)`
+    SELECT name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
+      max_concurrent_simulations, max_active_api_keys
+    FROM plans WHERE name = ${name}
+  `);
+
+export const listPlanNames = async (connection: CommonQueryMethods): Promise<readonly string[]> =>
+  connection.anyFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM plans ORDER BY name`);
