@@ -1,0 +1,32 @@
+import { hashSeed } from './hashSeed.ts';
+import { presetModels } from './presetModels.ts';
+import type { SimulationInput } from './presetTypes.ts';
+import { Rng } from './rng.ts';
+import type { PresetModel, Simulator } from './simulator.ts';
+
+export interface Simulation {
+  readonly model: PresetModel;
+  readonly simulator: Simulator;
+  readonly count: number;
+}
+
+/**
+ * Validates the input and seeds a fresh simulator. Callers validate requests against the catalog first;
+ * these checks are the engine's own guard so a bad job can never produce silently wrong data.
+ */
+export function createSimulation(input: SimulationInput): Simulation {
+  const { preset, profile, seed, numInteractions } = input;
+  const model = Object.hasOwn(presetModels, preset) ? presetModels[preset] : undefined;
+  if (model === undefined) throw new RangeError(`unknown preset: ${String(preset)}`);
+  if (!model.profiles.includes(profile)) {
+    throw new RangeError(`unknown profile for ${preset}: ${String(profile)}`);
+  }
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(`seed must be an integer in 0..4294967295, got ${String(seed)}`);
+  }
+  if (!Number.isSafeInteger(numInteractions) || numInteractions < 1) {
+    throw new RangeError(`numInteractions must be an integer >= 1, got ${String(numInteractions)}`);
+  }
+  const rng = new Rng(hashSeed(preset, profile, seed));
+  return { model, simulator: model.createSimulator(profile, rng), count: numInteractions };
+}

@@ -1,0 +1,13 @@
+// The engine's public surface: pure and deterministic (no I/O, no clock, no Math.random).
+export { ENGINE_VERSION } from './engineVersion.ts';
+export { generateRecords } from './generateRecords.ts';
+export { PRESETS } from './presets.ts';
+export type {
+  PresetDefinition,
+  PresetName,
+  RecordField,
+  SimulationInput,
+  SimulationRecord,
+} from './presetTypes.ts';
+export { resolvePreset } from './resolvePreset.ts';
+export { writeRecordsJson } from './writeRecordsJson.ts';

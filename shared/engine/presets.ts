@@ -1,0 +1,36 @@
+import { deepFreeze } from './deepFreeze.ts';
+import type { FieldSpec } from './fieldSpec.ts';
+import { presetModels } from './presetModels.ts';
+import type { PresetDefinition, RecordField } from './presetTypes.ts';
+import type { PresetModel } from './simulator.ts';
+
+const FIELD_TYPES: Readonly<Record<FieldSpec['kind'], RecordField['type']>> = {
+  integer: 'integer',
+  decimal: 'number',
+  enum: 'string',
+};
+
+function definitionOf(model: PresetModel): PresetDefinition {
+  return {
+    name: model.name,
+    description: model.description,
+    available: true,
+    default_profile: model.defaultProfile,
+    supported_profiles: [...model.profiles],
+    supported_states: [...model.states],
+    aliases: [...model.aliases],
+    record_fields: model.fields.map((f) => ({ name: f.name, type: FIELD_TYPES[f.kind], description: f.description })),
+    state_transitions: Object.fromEntries(model.states.map((s) => [s, [...(model.transitions[s] ?? [])]])),
+  };
+}
+
+/**
+ * The catalog, derived from the models themselves so that what the endpoints publish (fields, states,
+ * transitions) is what the generators produce. Copies, deeply frozen.
+ */
+export const PRESETS: readonly PresetDefinition[] = deepFreeze([
+  definitionOf(presetModels.education),
+  definitionOf(presetModels.finance),
+  definitionOf(presetModels.healthcare),
+  definitionOf(presetModels.mobile_app),
+]);

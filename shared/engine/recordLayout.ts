@@ -1,0 +1,82 @@
+import { byteChunk } from './byteChunk.ts';
+import type { ByteChunk } from './byteChunk.ts';
+import type { PresetModel } from './simulator.ts';
+
+export const KIND_INTEGER = 0;
+export const KIND_DECIMAL = 1;
+export const KIND_ENUM = 2;
+
+/**
+ * A preset's record pre-encoded for the byte writer: every constant byte of a record (keys, quotes,
+ * separators) sits in a few chunks, so printing a record is a handful of word copies plus the numbers.
+ * After field j's value comes `after[j]`: the next key (`,"name":`, with the opening quote if the next
+ * value is a string) or the closing brace. Strings are stored with their closing quote and `after`
+ * appended, one copy each.
+ */
+export interface RecordLayout {
+  readonly firstHead: ByteChunk;
+  readonly nextHead: ByteChunk;
+  readonly kinds: Int32Array;
+  readonly decimals: Int32Array;
+  readonly after: readonly ByteChunk[];
+  readonly enumChunks: readonly (readonly ByteChunk[])[];
+  /** Upper bound of one record's bytes, with its separating comma and the writers' 4-byte overshoot. */
+  readonly maxRecordBytes: number;
+}
+
+const layouts = new Map<string, RecordLayout>();
+
+// Names and enum values are plain identifiers, so they need no JSON escaping and are one byte per char.
+const PLAIN = /^[A-Za-z0-9_]+$/;
+
+function buildLayout(model: PresetModel): RecordLayout {
+  const fields = model.fields;
+  const first = fields[0];
+  if (first === undefined || first.kind === 'enum') throw new Error('a record starts with a numeric field');
+  for (const field of fields) {
+    for (const text of [field.name, ...field.values]) {
+      if (!PLAIN.test(text)) throw new Error(`not a plain identifier: ${text}`);
+    }
+    if (field.kind === 'decimal' && !(field.decimals >= 1 && field.decimals <= 8)) {
+      throw new Error(`${field.name}: decimals must be 1..8`);
+    }
+  }
+  const keyOf = (j: number): string => {
+    const field = fields[j]!;
+    return `"${field.name}":${field.kind === 'enum' ? '"' : ''}`;
+  };
+  const after = fields.map((_, j) => (j + 1 < fields.length ? `,${keyOf(j + 1)}` : '}'));
+  let maxRecordBytes = 2 + keyOf(0).length + 4;
+  const enumChunks = fields.map((field, j) => {
+    const suffix = after[j]!;
+    if (field.kind === 'enum') {
+      maxRecordBytes += Math.max(...field.values.map((value) => value.length)) + 1 + suffix.length;
+    } else {
+      // A sign and the 16 digits of a safe integer, plus the point and the fraction's digits.
+      maxRecordBytes += 17 + (field.kind === 'decimal' ? 1 + field.decimals : 0) + suffix.length;
+    }
+    return field.values.map((value) => byteChunk(`${value}"${suffix}`));
+  });
+  return {
+    firstHead: byteChunk(`{${keyOf(0)}`),
+    nextHead: byteChunk(`,{${keyOf(0)}`),
+    kinds: Int32Array.from(fields, (f) =>
+      f.kind === 'integer' ? KIND_INTEGER
+      : f.kind === 'decimal' ? KIND_DECIMAL
+      : KIND_ENUM,
+    ),
+    decimals: Int32Array.from(fields, (f) => f.decimals),
+    after: after.map(byteChunk),
+    enumChunks,
+    maxRecordBytes,
+  };
+}
+
+export function recordLayout(model: PresetModel): RecordLayout {
+  let layout = layouts.get(model.name);
+  if (layout === undefined) {
+    layout = buildLayout(model);
+    layouts.set(model.name, layout);
+  }
+  return layout;
+}

@@ -1,0 +1,30 @@
+import type { PresetName } from './presetTypes.ts';
+import type { FieldSpec } from './fieldSpec.ts';
+import type { Rng } from './rng.ts';
+
+/**
+ * One run's model state. `next()` advances one interaction and writes every field of the record into
+ * `values` (slot i is fields[i] of the preset), which both emitters read: generateRecords builds objects
+ * from it and writeRecordsJson prints bytes from it, so the two cannot drift apart.
+ */
+export interface Simulator {
+  readonly values: Float64Array;
+  next(): void;
+}
+
+export interface PresetModel {
+  readonly name: PresetName;
+  readonly description: string;
+  readonly aliases: readonly string[];
+  readonly defaultProfile: string;
+  readonly profiles: readonly string[];
+  readonly states: readonly string[];
+  readonly transitions: Readonly<Record<string, readonly string[]>>;
+  /** profile -> the state every sequence of that profile starts in. */
+  readonly startStates: Readonly<Record<string, string>>;
+  /** Records after which a sequence ends even if it has not reached a terminal state. */
+  readonly episodeLength: number;
+  /** All fields in emission order: sequence_id, interaction_id, state, then the preset's own. */
+  readonly fields: readonly FieldSpec[];
+  createSimulator(profile: string, rng: Rng): Simulator;
+}

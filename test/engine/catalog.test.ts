@@ -1,0 +1,146 @@
+import test from 'ava';
+import { ENGINE_VERSION, PRESETS, resolvePreset } from '../../shared/engine/index.ts';
+import type { RecordField } from '../../shared/engine/index.ts';
+
+// The specification's Preset table and DECISIONS "Records" catalog, verbatim.
+const SPEC = [
+  {
+    name: 'education',
+    default_profile: 'average',
+    supported_profiles: ['average', 'fast_accurate', 'fast_inaccurate', 'slow_accurate', 'slow_inaccurate'],
+    supported_states: ['Optimal', 'Overload', 'Underload'],
+    fields: ['response_time_ms', 'correct', 'difficulty', 'cognitive_load'],
+  },
+  {
+    name: 'finance',
+    default_profile: 'balanced_investor',
+    supported_profiles: ['conservative_investor', 'balanced_investor', 'growth_investor', 'active_trader'],
+    supported_states: ['Stable', 'Active', 'Volatile', 'Drawdown', 'Recovered', 'Closed'],
+    fields: ['portfolio_value', 'daily_return', 'risk_alert'],
+  },
+  {
+    name: 'healthcare',
+    default_profile: 'stable_outpatient',
+    supported_profiles: ['stable_outpatient', 'chronic_condition', 'post_operative', 'critical_care'],
+    supported_states: ['Stable', 'Elevated', 'Critical', 'Recovering', 'Discharged'],
+    fields: ['heart_rate', 'systolic_bp', 'diastolic_bp', 'spo2', 'temperature_c', 'medication_taken', 'alert'],
+  },
+  {
+    name: 'mobile_app',
+    default_profile: 'casual_user',
+    supported_profiles: ['casual_user', 'power_user', 'new_user', 'churn_risk'],
+    supported_states: ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'],
+    fields: ['event', 'session_duration_s', 'screens_viewed', 'revenue', 'crash'],
+  },
+];
+
+const FIELD_TYPES: Record<string, RecordField['type']> = {
+  sequence_id: 'integer',
+  interaction_id: 'integer',
+  state: 'string',
+  portfolio_value: 'number',
+  daily_return: 'number',
+  risk_alert: 'integer',
+  response_time_ms: 'integer',
+  correct: 'integer',
+  difficulty: 'number',
+  cognitive_load: 'number',
+  heart_rate: 'integer',
+  systolic_bp: 'integer',
+  diastolic_bp: 'integer',
+  spo2: 'number',
+  temperature_c: 'number',
+  medication_taken: 'integer',
+  alert: 'integer',
+  event: 'string',
+  session_duration_s: 'number',
+  screens_viewed: 'integer',
+  revenue: 'number',
+  crash: 'integer',
+};
+
+test('the engine version is semver 1.0.0', (t) => {
+  t.is(ENGINE_VERSION, '1.0.0');
+});
+
+test('the catalog lists the four presets in order with the specification\'s profiles and states', (t) => {
+  t.deepEqual(
+    PRESETS.map((p) => ({
+      name: p.name,
+      default_profile: p.default_profile,
+      supported_profiles: [...p.supported_profiles],
+      supported_states: [...p.supported_states],
+    })),
+    SPEC.map(({ fields: _fields, ...rest }) => rest),
+  );
+});
+
+test('every preset is available, described, and only mobile_app has an alias', (t) => {
+  for (const preset of PRESETS) {
+    t.true(preset.available, preset.name);
+    t.true(preset.description.length > 20, preset.name);
+    t.deepEqual([...preset.aliases], preset.name === 'mobile_app' ? ['mobile'] : [], preset.name);
+  }
+});
+
+test('record_fields list sequence_id, interaction_id, state, then the preset fields in DECISIONS order', (t) => {
+  for (const spec of SPEC) {
+    const preset = PRESETS.find((p) => p.name === spec.name)!;
+    const names = preset.record_fields.map((f) => f.name);
+    t.deepEqual(names, ['sequence_id', 'interaction_id', 'state', ...spec.fields], spec.name);
+    for (const field of preset.record_fields) {
+      t.is(field.type, FIELD_TYPES[field.name]!, `${spec.name}.${field.name}`);
+      t.true(field.description.length > 5, `${spec.name}.${field.name}`);
+    }
+  }
+});
+
+test('state_transitions cover every state, lead only to supported states, and terminal states lead nowhere', (t) => {
+  const terminal: Record<string, string | undefined> = {
+    education: undefined,
+    finance: 'Closed',
+    healthcare: 'Discharged',
+    mobile_app: 'Churned',
+  };
+  for (const preset of PRESETS) {
+    t.deepEqual(Object.keys(preset.state_transitions), [...preset.supported_states], preset.name);
+    for (const [from, targets] of Object.entries(preset.state_transitions)) {
+      for (const to of targets) t.true(preset.supported_states.includes(to), `${preset.name}: ${from} -> ${to}`);
+      if (from === terminal[preset.name]) t.deepEqual([...targets], [], `${preset.name}: ${from} is terminal`);
+      else t.true(targets.includes(from), `${preset.name}: ${from} may persist`);
+    }
+  }
+});
+
+test('finance publishes Recovered as reachable only from Drawdown', (t) => {
+  const finance = PRESETS.find((p) => p.name === 'finance')!;
+  const into = Object.entries(finance.state_transitions)
+    .filter(([from, targets]) => from !== 'Recovered' && targets.includes('Recovered'))
+    .map(([from]) => from);
+  t.deepEqual(into, ['Drawdown']);
+});
+
+test('the catalog is deeply frozen', (t) => {
+  t.true(Object.isFrozen(PRESETS));
+  for (const preset of PRESETS) {
+    t.true(Object.isFrozen(preset));
+    t.true(Object.isFrozen(preset.supported_profiles));
+    t.true(Object.isFrozen(preset.record_fields[0]));
+    t.true(Object.isFrozen(preset.state_transitions));
+    t.true(Object.isFrozen(Object.values(preset.state_transitions)[0]));
+  }
+  t.throws(() => {
+    (PRESETS[0] as { description: string }).description = 'changed';
+  });
+});
+
+test('resolvePreset finds presets by exact name or alias and nothing else', (t) => {
+  for (const preset of PRESETS) t.is(resolvePreset(preset.name), preset);
+  t.is(resolvePreset('mobile')?.name, 'mobile_app');
+  t.is(resolvePreset('Mobile'), undefined);
+  t.is(resolvePreset('FINANCE'), undefined);
+  t.is(resolvePreset(' finance'), undefined);
+  t.is(resolvePreset('crypto'), undefined);
+  t.is(resolvePreset(''), undefined);
+  t.is(resolvePreset('constructor'), undefined);
+});
