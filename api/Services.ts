@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { Metrics } from './metrics/createMetrics.ts';
+import type { SimulationClient } from './simulations/createSimulationClient.ts';
 
 /** Whether the process is shutting down: /ready turns 503 so load balancers stop sending traffic. */
 export interface Lifecycle {
@@ -23,4 +25,8 @@ export interface Services {
   readonly lifecycle: Lifecycle;
   /** The clock of domain rules (monthly periods); injectable so tests can cross a month. */
   readonly now: () => Date;
+  /** The queue to the simulation workers and the reply channel back from them. */
+  readonly simulations: SimulationClient;
+  /** This process's Prometheus registry and series (api/metrics); one per app, so tests get their own. */
+  readonly metrics: Metrics;
 }

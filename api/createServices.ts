@@ -3,6 +3,8 @@ import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
+import { createMetrics } from './metrics/createMetrics.ts';
+import { instrumentSimulationClient } from './metrics/instrumentSimulationClient.ts';
 import { createSimulationClient } from './simulations/createSimulationClient.ts';
 import type { Services } from './Services.ts';
 
@@ -35,7 +37,9 @@ export const createServices = async (config: Config, options: CreateServicesOpti
   const redis = createRedis(config.redisUrl, { role: 'api:limits' });
   const redisPrefix = options.redisPrefix ?? config.redisPrefix;
   const logger = options.logger ?? createLogger(config.logLevel, 'api');
-  const simulations = createSimulationClient({ redisUrl: config.redisUrl, prefix: redisPrefix, logger });
+  const simulationClient = createSimulationClient({ redisUrl: config.redisUrl, prefix: redisPrefix, logger });
+  const metrics = createMetrics({ queue: simulationClient.queue, redis, redisPrefix, logger });
+  const simulations = instrumentSimulationClient(simulationClient, metrics);
   // Fail-fast connections refuse commands until connected: give Redis a moment before serving, but do
   // start without it (/ready then reports it) rather than refuse to boot.
   await Promise.all([waitUntilReady(redis, 2000), simulations.waitUntilReady(2000)]);
@@ -48,6 +52,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     lifecycle: { draining: false },
     now: options.now ?? (() => new Date()),
     simulations,
+    metrics,
   };
 };
 

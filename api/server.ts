@@ -1,11 +1,8 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { buildApp } from './app.ts';
 import { closeServices, createServices } from './createServices.ts';
-
-// A backstop: if draining hangs (a stuck client, a dead dependency) the process still exits.
-const SHUTDOWN_DEADLINE_MS = 45_000;
 
 const config = loadConfig();
 const services = await createServices(config);
@@ -18,6 +15,24 @@ const server: Server = app.listen({ port: config.port, reusePort: true }, () => 
 });
 // Keep-alive sockets outliving the load balancer's would be cut mid-request; let them idle out first.
 server.keepAliveTimeout = 65_000;
+// While draining, every response closes its connection: a client's next request opens a new one, which
+// reaches a process still accepting, instead of racing this one's close of an idle keep-alive socket.
+const inFlight = new Set<ServerResponse>();
+server.on('request', (_request, response: ServerResponse) => {
+  if (services.lifecycle.draining) {
+    response.shouldKeepAlive = false;
+    return;
+  }
+  inFlight.add(response);
+  response.once('close', () => inFlight.delete(response));
+});
+const closeAfterResponding = (): void => {
+  for (const response of inFlight) {
+    if (!response.headersSent) {
+      response.shouldKeepAlive = false;
+    }
+  }
+};
 
 let shuttingDown = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -25,18 +40,26 @@ const shutdown = async (signal: string): Promise<void> => {
     return;
   }
   shuttingDown = true;
-  logger.info({ signal }, 'api draining');
+  // The order of STYLE §11: not ready, stop accepting, finish in-flight requests (their simulations
+  // included: the queue client and its reply channel stay open until then), then queue, Postgres, Redis.
   services.lifecycle.draining = true;
+  closeAfterResponding();
+  logger.info({ signal, delay_ms: config.shutdownDelayMs }, 'api draining');
+  // A backstop: if draining hangs (a stuck client, a dead dependency) the process still exits. In-flight
+  // simulations end by their deadline, so the delay, a deadline and a margin bound a clean drain.
   setTimeout(() => {
     logger.error('api shutdown deadline passed; exiting');
     process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS).unref();
+  }, config.shutdownDelayMs + config.simulationTimeoutMs + 10_000).unref();
+  // Keep serving, /ready at 503, while load balancers notice and move traffic elsewhere.
+  await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
   // Stop accepting, let in-flight requests finish, and close idle keep-alive sockets so close() resolves.
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const idleSweep = setInterval(() => server.closeIdleConnections(), 200);
   await closed;
   clearInterval(idleSweep);
+  logger.info('api requests drained');
   await closeServices(services);
   logger.info('api stopped');
   process.exit(0);

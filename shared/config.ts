@@ -10,6 +10,9 @@ const optionalString = z
 
 const url = z.url({ protocol: /^https?$/ });
 
+/** Namespace of every Redis key the service writes, BullMQ's included; API and worker must agree on it. */
+export const DEFAULT_REDIS_PREFIX = 'bss';
+
 /**
  * Every setting the service reads from the environment. Each `.describe()` text is also the README's
  * configuration table (test/config/readmeTable.test.ts keeps them equal), so say unit and default there.
@@ -22,6 +25,11 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('HTTP port of the API. Default `3000`.'),
   DATABASE_URL: optionalString.describe('PostgreSQL connection URI. Default `postgres://postgres@127.0.0.1:5432/behavioral_sim` outside production.'),
   REDIS_URL: optionalString.describe('Redis URI, may carry a database index (`redis://host:6379/9`). Default `redis://127.0.0.1:6379` outside production.'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9:._-]{0,63}$/)
+    .default(DEFAULT_REDIS_PREFIX)
+    .describe('Prefix of every Redis key, queue keys included; API and worker processes sharing one must use the same. Default `bss`.'),
   PUBLIC_URL: optionalString.describe("The service's own origin, for OAuth redirect URIs and the CSRF check. Default `http://localhost:<PORT>` outside production."),
   FRONTEND_URL: optionalString.describe('Where logins land (`<FRONTEND_URL>/account`). Default `PUBLIC_URL`.'),
   SESSION_SECRET: optionalString.describe('Secret (32+ characters) that encrypts and authenticates the session cookie. Required in production.'),
@@ -45,6 +53,13 @@ export const configSchema = z.object({
   OAUTH_GOOGLE_USERINFO_URL: url.default('https://openidconnect.googleapis.com/v1/userinfo').describe('Google OIDC userinfo endpoint. Default the real one.'),
   ADMIN_TOKEN: optionalString.describe('Bearer token for the queue dashboard at `/admin/queues`; the dashboard is absent while unset.'),
   METRICS_TOKEN: optionalString.describe('Bearer token `/metrics` demands; open while unset.'),
+  SHUTDOWN_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .optional()
+    .describe('After SIGTERM, how long an API process keeps serving with `/ready` at 503 before it stops accepting connections, so a load balancer polling `/ready` moves traffic first; in milliseconds. Default `5000` in production, `0` otherwise.'),
 });
 
 export type ConfigInput = z.input<typeof configSchema>;
@@ -55,6 +70,7 @@ export interface Config {
   readonly port: number;
   readonly databaseUrl: string;
   readonly redisUrl: string;
+  readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly publicOrigin: string;
   readonly frontendUrl: string;
@@ -70,6 +86,7 @@ export interface Config {
   };
   readonly adminToken: string | undefined;
   readonly metricsToken: string | undefined;
+  readonly shutdownDelayMs: number;
 }
 
 export interface OAuthProviderConfig {
@@ -118,6 +135,7 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     port: value.PORT,
     databaseUrl: required('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/behavioral_sim'),
     redisUrl: required('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redisPrefix: value.REDIS_PREFIX,
     publicUrl,
     publicOrigin: safeOrigin(publicUrl, 'PUBLIC_URL', problems),
     frontendUrl: (value.FRONTEND_URL ?? publicUrl).replace(/\/+$/, ''),
@@ -145,6 +163,7 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     },
     adminToken: value.ADMIN_TOKEN,
     metricsToken: value.METRICS_TOKEN,
+    shutdownDelayMs: value.SHUTDOWN_DELAY_MS ?? (isProduction ? 5000 : 0),
   };
   if (config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET: must be at least 32 characters');

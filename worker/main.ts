@@ -1,34 +1,60 @@
-import { Worker } from 'bullmq';
+import os from 'node:os';
 import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
-import { SIMULATION_QUEUE } from '../shared/jobs/queueName.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
+import { startPoolMetricsPublisher } from './publishPoolMetrics.ts';
+import { startSimulationWorker } from './startSimulationWorker.ts';
 
-// Idle until the queue-backed simulations land: it connects and waits for jobs, so `npm start` already
-// runs the real process topology.
+// A worker process: takes simulation jobs off the queue and runs them in its thread pool. The main thread
+// only moves bytes, so lock renewal and the queue's heartbeat never wait on the engine.
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
-const connection = createRedis(config.redisUrl, { role: 'worker', blocking: true });
-
-const worker = new Worker(
-  SIMULATION_QUEUE,
-  async () => {
-    throw new Error('simulations are not implemented yet');
-  },
-  { connection, prefix: 'bss', concurrency: config.workerThreads, autorun: true },
+const simulationWorker = startSimulationWorker({
+  redisUrl: config.redisUrl,
+  redisPrefix: config.redisPrefix,
+  threads: config.workerThreads,
+  logger,
+});
+// Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.
+const metricsRedis = createRedis(config.redisUrl, { role: 'worker:metrics' });
+const poolMetrics = startPoolMetricsPublisher({
+  redis: metricsRedis,
+  prefix: config.redisPrefix,
+  workerName: `${os.hostname()}:${process.pid}`,
+  pool: simulationWorker.pool,
+  logger,
+});
+logger.info({ threads: config.workerThreads, prefix: config.redisPrefix }, 'worker started');
+simulationWorker.ready().then(
+  () => logger.info('worker ready'),
+  (error: unknown) => logger.error({ error: describeError(error) }, 'worker failed to start'),
 );
-worker.on('error', (error) => logger.error({ error: describeError(error) }, 'worker error'));
-logger.info({ threads: config.workerThreads }, 'worker started');
 
+let stopping = false;
 const shutdown = async (signal: string): Promise<void> => {
-  logger.info({ signal }, 'worker stopping');
-  await worker.close();
-  connection.disconnect();
+  if (stopping) {
+    return;
+  }
+  stopping = true;
+  logger.info({ signal }, 'worker stopping; finishing active jobs');
+  // Active jobs end by their deadline at the latest; past that, something is stuck.
+  setTimeout(() => {
+    logger.error('worker shutdown deadline passed; exiting');
+    process.exit(1);
+  }, config.simulationTimeoutMs + 10_000).unref();
+  // Stops taking jobs and finishes the active ones (their results delivered), then the threads and Redis.
+  await simulationWorker.close();
+  await poolMetrics.stop();
+  await metricsRedis.quit().catch(() => metricsRedis.disconnect());
+  logger.info('worker stopped');
   process.exit(0);
 };
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    shutdown(signal).catch(() => process.exit(1));
+  process.on(signal, () => {
+    shutdown(signal).catch((error: unknown) => {
+      logger.error({ error: describeError(error) }, 'worker shutdown failed');
+      process.exit(1);
+    });
   });
 }

@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
-export type RedisRole = 'api:limits' | 'api:queue' | 'api:replies' | 'api:auth' | 'worker' | 'worker:queue' | 'worker:events' | 'admin' | 'test';
+export type RedisRole = 'api:limits' | 'api:queue' | 'api:replies' | 'api:auth' | 'worker' | 'worker:queue' | 'worker:events' | 'worker:metrics' | 'admin' | 'test';
 
 export interface CreateRedisOptions {
   /** Shown by CLIENT LIST, so an operator can tell every connection's job. */

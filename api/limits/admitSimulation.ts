@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { AppError } from '../../shared/errors/AppError.ts';
+import {
+  concurrencyLimitExceeded,
+  monthlyInteractionQuotaExceeded,
+  monthlyRequestQuotaExceeded,
+  rateLimitExceeded,
+} from '../../shared/errors/errors.ts';
+import type { PlanRow } from '../../shared/db/queries/plans.ts';
+import { sumReservedUsage } from '../../shared/db/queries/usage.ts';
+import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import type { Services } from '../Services.ts';
+import { limitKeys } from './limitKeys.ts';
+import { limitScripts } from './limitScripts.ts';
+
+const WINDOW_US = 60_000_000;
+// Quota counters outlive their month by a day so a request racing the month's end still finds them.
+const QUOTA_GRACE_S = 86_400;
+
+export interface AdmissionInput {
+  readonly accountId: string;
+  readonly plan: PlanRow;
+  readonly requestId: string;
+  /** Absent when the request was refused before quota (invalid body, per-request maximum): only the rate limiter counts it. */
+  readonly numInteractions?: number;
+}
+
+export interface Admission {
+  /** The RateLimit fields every answer past authentication carries. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Set when quota and a slot were taken: the simulation id they are held under. */
+  readonly simulationId?: string;
+  readonly period: MonthlyPeriod;
+  /** Set when the request is refused. */
+  readonly refusal?: AppError;
+}
+
+const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Record<string, string> => ({
+  'RateLimit-Policy': `"rpm";q=${limit};w=60`,
+  RateLimit: `"rpm";r=${remaining};t=${resetSeconds}`,
+});
+
+/**
+ * Runs the admission script; on a lost quota counter (Redis restarted or flushed, or a new month) it
+ * rebuilds the counter from the ledger and asks again without counting the request twice.
+ */
+export const admitSimulation = async (services: Services, input: AdmissionInput): Promise<Admission> => {
+  const period = monthlyPeriod(services.now());
+  const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
+  const scripts = limitScripts(services.redis);
+  const simulationId = randomUUID();
+  const quotaTtl = Math.ceil((period.end.getTime() - Date.now()) / 1000) + QUOTA_GRACE_S;
+  const { plan } = input;
+  const wantsQuota = input.numInteractions !== undefined;
+
+  const ask = (countRate: boolean) =>
+    scripts.bssAdmit(
+      keys.rateWindow,
+      keys.quota,
+      keys.slots,
+      plan.requests_per_minute,
+      WINDOW_US,
+      input.requestId + ':' + simulationId,
+      countRate ? 1 : 0,
+      wantsQuota ? 1 : 0,
+      plan.monthly_requests,
+      plan.monthly_interactions,
+      input.numInteractions ?? 0,
+      plan.max_concurrent_simulations,
+      simulationId,
+      services.config.simulationTimeoutMs + 5000,
+      Math.max(quotaTtl, 60),
+    );
+
+  let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask(true);
+  if (outcome === 2) {
+    const reserved = await sumReservedUsage(services.pool, input.accountId, period.start);
+    await scripts.bssSeedQuota(keys.quota, reserved.requests, reserved.interactions, Math.max(quotaTtl, 60));
+    [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask(false);
+  }
+  const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
+  const resetsAt = period.end.toISOString();
+  switch (outcome) {
+    case 0:
+      return { headers, period, simulationId };
+    case 6:
+      return { headers, period };
+    case 1:
+      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
+    case 3:
+      return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, a, resetsAt) };
+    case 4:
+      return {
+        headers,
+        period,
+        refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, input.numInteractions ?? 0, resetsAt),
+      };
+    case 5:
+      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
+    default:
+      throw new Error(`unexpected admission outcome ${outcome}`);
+  }
+};
+
+/**
+ * Hands back what an admitted request held. `giveBack` (a failed or timed-out run) also returns its
+ * request and interactions to the quota; a completed run keeps them and only frees its slot.
+ */
+export const releaseSimulation = async (
+  services: Services,
+  input: { accountId: string; simulationId: string; period: MonthlyPeriod; numInteractions: number; giveBack: boolean },
+): Promise<void> => {
+  const keys = limitKeys(services.redisPrefix, input.accountId, input.period.key);
+  if (input.giveBack) {
+    await limitScripts(services.redis).bssRelease(keys.quota, keys.slots, input.numInteractions, input.simulationId);
+  } else {
+    await services.redis.zrem(keys.slots, input.simulationId);
+  }
+};

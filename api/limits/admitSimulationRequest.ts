@@ -1,0 +1,102 @@
+import type { Middleware } from 'koa';
+import { findPlanByName, type PlanRow } from '../../shared/db/queries/plans.ts';
+import { resolvePreset } from '../../shared/engine/index.ts';
+import { AppError } from '../../shared/errors/AppError.ts';
+import { interactionsPerRequestExceeded, presetUnavailable } from '../../shared/errors/errors.ts';
+import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import type { AppState } from '../AppState.ts';
+import { requirePrincipal } from '../auth/requirePrincipal.ts';
+import { jsonBody } from '../middleware/jsonBody.ts';
+import { validateBody } from '../middleware/validate.ts';
+import { simulationRequestSchema, type SimulationRequestBody } from '../routes/simulations/schema.ts';
+import type { Services } from '../Services.ts';
+import { admitSimulation, releaseSimulation } from './admitSimulation.ts';
+
+/** What admission took for a request, and what has to be handed back when it ends. */
+export interface SimulationAdmission {
+  readonly simulationId: string;
+  readonly accountId: string;
+  readonly plan: PlanRow;
+  readonly period: MonthlyPeriod;
+  readonly numInteractions: number;
+  /** Set by settlement once the ledger row left `queued` and the quota and slot were dealt with. */
+  settled: boolean;
+}
+
+export type AdmittedState = AppState & { input: SimulationRequestBody; admission: SimulationAdmission };
+
+const noop = async (): Promise<void> => {};
+
+/**
+ * The limits of POST /v1/simulations in the order of DECISIONS: rate limit → parse and validate →
+ * per-request maximum → monthly requests → monthly interactions → concurrency slot. The body is parsed
+ * first but its errors are answered only after the rate limiter has counted the request, so the whole
+ * decision is one Redis round trip. A refused request keeps its place in the rate window and nothing
+ * else.
+ */
+export const admitSimulationRequest =
+  (services: Services): Middleware<AdmittedState> =>
+  async (ctx, next) => {
+    const principal = requirePrincipal(ctx.state);
+    const plan = await findPlanByName(services.pool, principal.plan);
+    if (plan === null) {
+      throw new Error('account references a missing plan');
+    }
+
+    let deferred: AppError | undefined;
+    try {
+      await jsonBody()(ctx, noop);
+      await validateBody(simulationRequestSchema)(ctx, noop);
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        throw error;
+      }
+      deferred = error;
+    }
+    if (deferred === undefined) {
+      const { input } = ctx.state;
+      const preset = resolvePreset(input.preset);
+      if (preset !== undefined && !preset.available) {
+        deferred = presetUnavailable(preset.name);
+      } else if (input.num_interactions > plan.max_interactions_per_request) {
+        deferred = interactionsPerRequestExceeded(plan.max_interactions_per_request, input.num_interactions);
+      }
+    }
+
+    const admission = await admitSimulation(services, {
+      accountId: principal.accountId,
+      plan,
+      requestId: ctx.state.requestId,
+      ...(deferred === undefined ? { numInteractions: ctx.state.input.num_interactions } : {}),
+    });
+    for (const [name, value] of Object.entries(admission.headers)) {
+      ctx.set(name, value);
+    }
+    if (admission.refusal !== undefined) {
+      throw admission.refusal;
+    }
+    if (deferred !== undefined) {
+      throw deferred;
+    }
+    if (admission.simulationId === undefined) {
+      throw new Error('admission returned neither a refusal nor a simulation id');
+    }
+
+    const admitted: SimulationAdmission = {
+      simulationId: admission.simulationId,
+      accountId: principal.accountId,
+      plan,
+      period: admission.period,
+      numInteractions: ctx.state.input.num_interactions,
+      settled: false,
+    };
+    ctx.state.admission = admitted;
+    try {
+      await next();
+    } finally {
+      // Anything that ended before settlement (a failed ledger write, a crash) still hands back all it took.
+      if (!admitted.settled) {
+        await releaseSimulation(services, { ...admitted, giveBack: true });
+      }
+    }
+  };

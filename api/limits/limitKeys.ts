@@ -1,0 +1,9 @@
+/**
+ * Redis keys of one account's limits. The `{accountId}` hash tag puts them in one Cluster slot, which a
+ * multi-key script needs.
+ */
+export const limitKeys = (prefix: string, accountId: string, periodKey: string) => ({
+  rateWindow: `${prefix}:rate:{${accountId}}`,
+  quota: `${prefix}:quota:{${accountId}}:${periodKey}`,
+  slots: `${prefix}:slots:{${accountId}}`,
+});

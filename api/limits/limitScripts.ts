@@ -1,0 +1,26 @@
+import type { Redis } from 'ioredis';
+import { ADMISSION_SCRIPT, RELEASE_SCRIPT, SEED_QUOTA_SCRIPT } from './admissionScript.ts';
+
+type Argument = string | number;
+
+interface ScriptedRedis {
+  bssAdmit(k1: string, k2: string, k3: string, ...args: Argument[]): Promise<number[]>;
+  bssSeedQuota(k1: string, ...args: Argument[]): Promise<number>;
+  bssRelease(k1: string, k2: string, ...args: Argument[]): Promise<number>;
+}
+
+const defined = new WeakSet<Redis>();
+
+/**
+ * The limit scripts as typed calls. ioredis sends them with EVALSHA and falls back to EVAL when Redis
+ * has not seen a script yet (after a restart or flush), so each call stays one round trip.
+ */
+export const limitScripts = (redis: Redis): ScriptedRedis => {
+  if (!defined.has(redis)) {
+    redis.defineCommand('bssAdmit', { numberOfKeys: 3, lua: ADMISSION_SCRIPT });
+    redis.defineCommand('bssSeedQuota', { numberOfKeys: 1, lua: SEED_QUOTA_SCRIPT });
+    redis.defineCommand('bssRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
+    defined.add(redis);
+  }
+  return redis as unknown as ScriptedRedis;
+};

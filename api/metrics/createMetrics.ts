@@ -1,0 +1,122 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { describeError } from '../../shared/errors/describeError.ts';
+import type { Logger } from '../../shared/logger.ts';
+import type { WorkerPoolSnapshot } from '../../shared/metrics/workerPools.ts';
+import { collectQueueCounts } from './collectQueueCounts.ts';
+import { readWorkerPools } from './readWorkerPools.ts';
+import { sharedWhilePending } from './sharedWhilePending.ts';
+
+/** Every series this process reports, in a registry of its own (tests get one per app, never a global). */
+export interface Metrics {
+  readonly registry: Registry;
+  readonly httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
+  readonly simulations: Counter<'preset' | 'outcome'>;
+  readonly queueWait: Histogram<'preset'>;
+  readonly compute: Histogram<'preset'>;
+  readonly limitRejections: Counter<'code'>;
+}
+
+export interface CreateMetricsOptions {
+  /** The API's simulation queue: its job counts are read when scraped. */
+  readonly queue: Queue;
+  /** A fail-fast connection, for the worker pools' hash. */
+  readonly redis: Redis;
+  readonly redisPrefix: string;
+  readonly logger: Logger;
+}
+
+// Seconds. From a cached catalog read (~1 ms) to the 30 s simulation deadline.
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const QUEUE_WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const COMPUTE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export const createMetrics = (options: CreateMetricsOptions): Metrics => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const httpRequestDuration = new Histogram({
+    name: 'bss_http_request_duration_seconds',
+    help: 'HTTP request duration by route template (`unmatched` for unknown routes) and status code.',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: HTTP_BUCKETS,
+    registers,
+  });
+  const simulations = new Counter({
+    name: 'bss_simulations_total',
+    help: 'Admitted simulations by canonical preset and outcome (completed, failed, timed_out, unavailable).',
+    labelNames: ['preset', 'outcome'] as const,
+    registers,
+  });
+  const queueWait = new Histogram({
+    name: 'bss_simulation_queue_wait_seconds',
+    help: 'Time from enqueueing a simulation to a worker starting it.',
+    labelNames: ['preset'] as const,
+    buckets: QUEUE_WAIT_BUCKETS,
+    registers,
+  });
+  const compute = new Histogram({
+    name: 'bss_simulation_compute_seconds',
+    help: "Engine compute time of completed simulations (the result's metadata.compute_ms).",
+    labelNames: ['preset'] as const,
+    buckets: COMPUTE_BUCKETS,
+    registers,
+  });
+  const limitRejections = new Counter({
+    name: 'bss_limit_rejections_total',
+    help: 'Simulation requests refused by a limit, by error code.',
+    labelNames: ['code'] as const,
+    registers,
+  });
+
+  const queueJobs: Gauge<'state'> = new Gauge({
+    name: 'bss_queue_jobs',
+    help: 'BullMQ simulation jobs by state, read from Redis when scraped (completed jobs are removed at once).',
+    labelNames: ['state'] as const,
+    registers,
+    collect: () => collectQueueCounts(queueJobs, options.queue, options.logger),
+  });
+  // One Redis read per scrape serves the four gauges: prom-client collects metrics concurrently.
+  const readPools = sharedWhilePending(() => readWorkerPools(options.redis, options.redisPrefix));
+  const poolGauge = (name: string, help: string, pick: (snapshot: WorkerPoolSnapshot) => number): void => {
+    const gauge: Gauge<'worker'> = new Gauge({
+      name,
+      help,
+      labelNames: ['worker'] as const,
+      registers,
+      collect: async () => {
+        gauge.reset();
+        for (const [worker, snapshot] of await readPoolsSafely()) {
+          gauge.set({ worker }, pick(snapshot));
+        }
+      },
+    });
+  };
+  const readPoolsSafely = async (): Promise<ReadonlyMap<string, WorkerPoolSnapshot>> => {
+    try {
+      return await readPools();
+    } catch (error) {
+      options.logger.debug({ error: describeError(error) }, 'worker pool gauges unavailable');
+      return new Map();
+    }
+  };
+  poolGauge('bss_worker_pool_threads', 'Engine threads of each live worker process (as published within the last 15 s).', (s) => s.threads);
+  poolGauge('bss_worker_pool_threads_busy', 'Engine threads running a simulation, per worker process.', (s) => s.busy);
+  poolGauge(
+    'bss_worker_pool_queued_tasks',
+    "Simulations waiting in a worker process's thread pool (normally 0: a worker takes one job per thread).",
+    (s) => s.queued,
+  );
+  const liveWorkers: Gauge = new Gauge({
+    name: 'bss_worker_processes',
+    help: 'Worker processes that published pool gauges within the last 15 s.',
+    registers,
+    collect: async () => {
+      liveWorkers.set((await readPoolsSafely()).size);
+    },
+  });
+
+  return { registry, httpRequestDuration, simulations, queueWait, compute, limitRejections };
+};

@@ -1,0 +1,43 @@
+import type { SimulationClient } from '../simulations/createSimulationClient.ts';
+import type { Metrics } from './createMetrics.ts';
+import { recordSimulation } from './recordSimulation.ts';
+
+/**
+ * The simulation client, counting every run it carries by preset and outcome, with queue wait and compute
+ * time. Measured at the client, the one path every admitted run takes, so nothing in the route has to
+ * remember to record. A run that could not be enqueued or answered (503) counts as `unavailable`.
+ */
+export const instrumentSimulationClient = (client: SimulationClient, metrics: Metrics): SimulationClient => ({
+  ...client,
+  run: async (job) => {
+    const enqueuedAt = Date.now();
+    let outcome;
+    try {
+      outcome = await client.run(job);
+    } catch (error) {
+      recordSimulation(metrics, { preset: job.preset, outcome: 'unavailable' });
+      throw error;
+    }
+    switch (outcome.status) {
+      case 'completed':
+        recordSimulation(metrics, {
+          preset: job.preset,
+          outcome: 'completed',
+          queueWaitMs: outcome.startedAt - enqueuedAt,
+          computeMs: outcome.computeMs,
+        });
+        break;
+      case 'failed':
+        recordSimulation(metrics, {
+          preset: job.preset,
+          outcome: 'failed',
+          ...(outcome.startedAt === null ? {} : { queueWaitMs: outcome.startedAt - enqueuedAt }),
+        });
+        break;
+      case 'timed_out':
+        recordSimulation(metrics, { preset: job.preset, outcome: 'timed_out' });
+        break;
+    }
+    return outcome;
+  },
+});

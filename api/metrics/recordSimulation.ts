@@ -1,0 +1,26 @@
+import type { Metrics } from './createMetrics.ts';
+
+export type SimulationMetricOutcome = 'completed' | 'failed' | 'timed_out' | 'unavailable';
+
+export interface SimulationObservation {
+  /** The canonical preset name. */
+  readonly preset: string;
+  readonly outcome: SimulationMetricOutcome;
+  /** Enqueue to start on a worker, when the run started. Milliseconds. */
+  readonly queueWaitMs?: number;
+  /** The engine's compute time of a completed run. Milliseconds. */
+  readonly computeMs?: number;
+}
+
+/** Counts one admitted simulation by outcome, and observes its queue wait and compute time when known. */
+export const recordSimulation = (metrics: Metrics, observation: SimulationObservation): void => {
+  const { preset } = observation;
+  metrics.simulations.inc({ preset, outcome: observation.outcome });
+  if (observation.queueWaitMs !== undefined) {
+    // Worker and API clocks can differ by a few milliseconds; a negative wait is that, not time travel.
+    metrics.queueWait.observe({ preset }, Math.max(0, observation.queueWaitMs) / 1000);
+  }
+  if (observation.computeMs !== undefined) {
+    metrics.compute.observe({ preset }, observation.computeMs / 1000);
+  }
+};

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import Router from '@koa/router';
+import { buildOpenApiDocument } from '../../openapi/buildOpenApiDocument.ts';
+import type { AppState } from '../../AppState.ts';
+import type { Services } from '../../Services.ts';
+import { ASSET_HEADERS, PAGE_HEADERS } from '../web/securityHeaders.ts';
+
+const PAGE_DIR = new URL('./page/', import.meta.url);
+
+const ASSETS: Readonly<Record<string, { readonly type: string; readonly file: string }>> = {
+  'docs.js': { type: 'text/javascript; charset=utf-8', file: 'docs.js' },
+  'docs.css': { type: 'text/css; charset=utf-8', file: 'docs.css' },
+  'favicon.svg': { type: 'image/svg+xml', file: 'favicon.svg' },
+};
+
+/**
+ * The API's description: /openapi.json (OpenAPI 3.1, built once from the routes' zod schemas) and /docs, a
+ * small self-contained page that renders it, with no asset from anywhere else.
+ */
+export const docsRoutes = (services: Services): Router<AppState> => {
+  const router = new Router<AppState>();
+  const document = JSON.stringify(buildOpenApiDocument({ publicUrl: services.config.publicUrl }));
+  const page = readFileSync(new URL('docs.html', PAGE_DIR));
+  const assets = new Map(Object.entries(ASSETS).map(([name, asset]) => [name, { type: asset.type, body: readFileSync(new URL(asset.file, PAGE_DIR)) }]));
+
+  router.get('/openapi.json', (ctx) => {
+    ctx.set('Cache-Control', 'no-cache');
+    // Public, so client generators and viewers on other origins may fetch it.
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.type = 'application/json';
+    ctx.body = document;
+  });
+
+  router.get('/docs', (ctx) => {
+    ctx.set(PAGE_HEADERS);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page;
+  });
+
+  router.get('/docs/:asset', (ctx, next) => {
+    // A lookup in a fixed map: no request path ever reaches the file system.
+    const asset = assets.get(ctx.params.asset ?? '');
+    if (asset === undefined) {
+      return next();
+    }
+    ctx.set(ASSET_HEADERS);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = asset.type;
+    ctx.body = asset.body;
+  });
+
+  return router;
+};

@@ -1,0 +1,92 @@
+// `npm run bench`: POST /v1/simulations through the real stack (API, BullMQ, worker processes with their
+// thread pools, PostgreSQL ledger, a fresh database, an enterprise-plan key) beside two baselines measured
+// in the same run: a bare Koa hello-world, and the engine run inline in a Koa handler (the ceiling).
+// Targets (issue 5): n = 1000 throughput >= 0.6 x inline; single-connection p50 <= inline p50 + 1.5 ms;
+// Redis used_memory grows <= 5 MB over 10,000 simulations.
+import os from 'node:os';
+import { type LoadOptions, type LoadResult, runLoad, runSequential } from './loadTest.ts';
+import { startBenchStack } from './startBenchStack.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SEQUENTIAL_SECONDS = Number(process.env.BENCH_SEQUENTIAL_SECONDS ?? 4);
+const CONNECTIONS = 32;
+const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_SIMULATIONS ?? 10_000);
+
+const usedMemory = async (redis: { info: (section: string) => Promise<string> }): Promise<number> =>
+  Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? Number.NaN);
+
+const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+const stack = await startBenchStack();
+const rows: string[] = [];
+const row = (cells: readonly string[]): void => {
+  rows.push(`| ${cells.join(' | ')} |`);
+};
+const line = (name: string, result: LoadResult, note = ''): void =>
+  row([name, fixed(result.rps, 0), fixed(result.p50), fixed(result.p99), String(result.requests), String(result.failures), note]);
+const verdict = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target');
+
+try {
+  const body = (n: number) => ({ preset: 'finance', num_interactions: n, seed: 42 });
+  const api = (n: number): LoadOptions => ({ url: `${stack.apiUrl}/v1/simulations`, method: 'POST', body: body(n), headers: { authorization: `Bearer ${stack.key}` } });
+  const inline = (n: number): LoadOptions => ({ url: `${stack.baselineUrl}/inline`, method: 'POST', body: body(n) });
+
+  // Memory first, on a Redis that has seen no simulation yet: the growth includes BullMQ's streams filling up.
+  const memoryBefore = await usedMemory(stack.redis);
+  const memoryLoad = await runLoad({ ...api(1000), connections: CONNECTIONS, amount: MEMORY_RUNS });
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const memoryAfter = await usedMemory(stack.redis);
+  const growthMb = (memoryAfter - memoryBefore) / 1024 / 1024;
+
+  // Warm every path (JIT, pools, connections) before measuring.
+  for (const options of [inline(1000), inline(1), api(1)]) {
+    await runLoad({ ...options, connections: CONNECTIONS, duration: 2 });
+  }
+  const hello = await runLoad({ url: `${stack.baselineUrl}/hello`, connections: CONNECTIONS, duration: SECONDS });
+  // Each queued run right after its inline baseline, so both see the same machine.
+  const inline1000 = await runLoad({ ...inline(1000), connections: CONNECTIONS, duration: SECONDS });
+  const api1000 = await runLoad({ ...api(1000), connections: CONNECTIONS, duration: SECONDS });
+  const inline1 = await runLoad({ ...inline(1), connections: CONNECTIONS, duration: SECONDS });
+  const api1 = await runLoad({ ...api(1), connections: CONNECTIONS, duration: SECONDS });
+  const single = {
+    inline1000: await runSequential({ ...inline(1000), seconds: SEQUENTIAL_SECONDS }),
+    api1000: await runSequential({ ...api(1000), seconds: SEQUENTIAL_SECONDS }),
+    inline1: await runSequential({ ...inline(1), seconds: SEQUENTIAL_SECONDS }),
+    api1: await runSequential({ ...api(1), seconds: SEQUENTIAL_SECONDS }),
+  };
+
+  const ratio1000 = api1000.rps / inline1000.rps;
+  const ratio1 = api1.rps / inline1.rps;
+  const extra1000 = single.api1000.p50 - single.inline1000.p50;
+  const extra1 = single.api1.p50 - single.inline1.p50;
+
+  row(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed', 'vs target']);
+  row(['---', '---:', '---:', '---:', '---:', '---:', '---']);
+  line(`hello world, ${CONNECTIONS} conn`, hello, 'baseline (a)');
+  line(`inline engine n=1000, ${CONNECTIONS} conn`, inline1000, 'ceiling (b)');
+  line(`POST /v1/simulations n=1000, ${CONNECTIONS} conn`, api1000, `${fixed(ratio1000)} x inline; ${verdict(ratio1000 >= 0.6)} (>= 0.6)`);
+  line(`inline engine n=1, ${CONNECTIONS} conn`, inline1, 'ceiling (b)');
+  line(`POST /v1/simulations n=1, ${CONNECTIONS} conn`, api1, `${fixed(ratio1)} x inline`);
+  line('inline engine n=1000, 1 conn', single.inline1000);
+  line('POST /v1/simulations n=1000, 1 conn', single.api1000, `p50 +${fixed(extra1000)} ms; ${verdict(extra1000 <= 1.5)} (<= +1.5 ms)`);
+  line('inline engine n=1, 1 conn', single.inline1);
+  line('POST /v1/simulations n=1, 1 conn', single.api1, `p50 +${fixed(extra1)} ms; ${verdict(extra1 <= 1.5)} (<= +1.5 ms)`);
+  line(`${MEMORY_RUNS} x POST n=1000 (memory run), ${CONNECTIONS} conn`, memoryLoad, 'first run, cold');
+  row([
+    `Redis used_memory growth over ${memoryLoad.requests} simulations`,
+    '',
+    '',
+    '',
+    '',
+    '',
+    `${fixed(growthMb)} MB (${fixed(memoryBefore / 1048576)} -> ${fixed(memoryAfter / 1048576)} MB); ${verdict(growthMb <= 5)} (<= 5 MB)`,
+  ]);
+
+  process.stdout.write(
+    `\n${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}; ` +
+      `${stack.workerProcesses} worker process(es) x ${stack.workerThreads} thread(s); ` +
+      `${stack.privateRedis ? 'private redis-server' : 'shared Redis (memory figure includes other clients)'}\n\n${rows.join('\n')}\n`,
+  );
+} finally {
+  await stack.close();
+}

@@ -1,0 +1,106 @@
+import net from 'node:net';
+import os from 'node:os';
+import { Redis } from 'ioredis';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
+import { buildAccount, buildApiKey } from '../test/helpers/factories.ts';
+import { createTestDatabase } from '../test/helpers/testDatabase.ts';
+import { spawnProcess, type Spawned } from './spawnProcess.ts';
+
+export interface BenchStack {
+  readonly apiUrl: string;
+  readonly baselineUrl: string;
+  readonly key: string;
+  readonly redis: Redis;
+  /** Whether Redis is a private server of the bench (so used_memory is the stack's alone). */
+  readonly privateRedis: boolean;
+  readonly workerThreads: number;
+  readonly workerProcesses: number;
+  readonly close: () => Promise<void>;
+}
+
+const freePort = async (): Promise<number> => {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+};
+
+const httpOk = async (url: string): Promise<boolean> => {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+};
+
+/** A private redis-server when one is installed, so its used_memory counts this stack only. */
+const startRedis = async (): Promise<{ url: string; process?: Spawned }> => {
+  const port = await freePort();
+  try {
+    const server = await spawnProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, (output) =>
+      output.includes('Ready to accept connections'),
+    );
+    return { url: `redis://127.0.0.1:${port}`, process: server };
+  } catch {
+    return { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+  }
+};
+
+/**
+ * The real stack: a fresh database, Redis, the API (`node api/server.ts`), worker processes
+ * (`node worker/main.ts`), the baseline server, and an enterprise-plan key.
+ */
+export const startBenchStack = async (): Promise<BenchStack> => {
+  const workerThreads = Number(process.env.BENCH_WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1));
+  const workerProcesses = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
+  const redisServer = await startRedis();
+  const prefix = `bench${process.pid}`;
+  const database = await createTestDatabase();
+  const pool = await createDatabasePool(database.url);
+  // The enterprise plan, with its per-minute rate lifted: a benchmark sends thousands a minute by design.
+  await pool.query(sql.type(z.object({}))`UPDATE plans SET requests_per_minute = 100000000 WHERE name = 'enterprise'`);
+  const account = await buildAccount(pool, { plan: 'enterprise' });
+  const { key } = await buildApiKey(pool, account.id);
+  await pool.end();
+
+  const common = { NODE_ENV: 'development', DATABASE_URL: database.url, REDIS_URL: redisServer.url, REDIS_PREFIX: prefix };
+  const [apiPort, baselinePort] = await Promise.all([freePort(), freePort()]);
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  const started: Spawned[] = [];
+  const redis = new Redis(redisServer.url);
+  const close = async (): Promise<void> => {
+    // API first (it waits on workers), then workers, then what they all use.
+    for (const spawned of started.reverse()) {
+      await spawned.stop();
+    }
+    if (redisServer.process === undefined) {
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) {
+        await redis.unlink(...keys);
+      }
+    }
+    redis.disconnect();
+    await redisServer.process?.stop();
+    await database.drop();
+  };
+  try {
+    for (let index = 0; index < workerProcesses; index += 1) {
+      started.push(
+        await spawnProcess(process.execPath, ['worker/main.ts'], { ...common, LOG_LEVEL: 'info', WORKER_THREADS: String(workerThreads) }, (output) =>
+          output.includes('"msg":"worker ready"'),
+        ),
+      );
+    }
+    // Access logs are per request; the baselines log nothing, so neither does the API here.
+    started.push(await spawnProcess(process.execPath, ['api/server.ts'], { ...common, LOG_LEVEL: 'warn', PORT: String(apiPort) }, () => httpOk(`${apiUrl}/ready`)));
+    started.push(await spawnProcess(process.execPath, ['bench/baselineServer.ts'], { PORT: String(baselinePort) }, (output) => output.includes('baseline ready')));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { apiUrl, baselineUrl, key, redis, privateRedis: redisServer.process !== undefined, workerThreads, workerProcesses, close };
+};

@@ -1,0 +1,38 @@
+import { type CommonQueryMethods, sql } from 'slonik';
+import { z } from 'zod';
+
+const totalsSchema = z.object({ requests: z.number(), interactions: z.number() });
+
+export type UsageTotals = z.infer<typeof totalsSchema>;
+
+/**
+ * What a period's quota counters hold: every admitted request that has not been given back, i.e.
+ * queued (reserved, in flight) and completed ones. Redis is rebuilt from this when its copy is lost.
+ */
+export const sumReservedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
+  connection.one(sql.type(totalsSchema)`
+    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::int AS interactions
+    FROM simulations
+    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND status IN ('queued', 'completed')
+  `);
+
+/** What the usage endpoint reports: only runs that completed count as usage. */
+export const sumCompletedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
+  connection.one(sql.type(totalsSchema)`
+    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::int AS interactions
+    FROM simulations
+    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND status = 'completed'
+  `);
+
+const staleSchema = z.object({ id: z.string(), account_id: z.string(), num_interactions: z.number(), period_start: z.string() });
+
+/**
+ * Runs still `queued` long after every deadline belong to an API process that died while waiting:
+ * mark them timed out so their reservation is given back. Returns the rows it settled.
+ */
+export const expireStaleSimulations = async (connection: CommonQueryMethods, olderThanMs: number): Promise<readonly z.infer<typeof staleSchema>[]> =>
+  connection.any(sql.type(staleSchema)`
+    UPDATE simulations SET status = 'timed_out', finished_at = now()
+    WHERE status = 'queued' AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})
+    RETURNING id, account_id, num_interactions, period_start
+  `);

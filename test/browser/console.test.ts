@@ -1,0 +1,328 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import anyTest, { type ExecutionContext, type TestFn } from 'ava';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { artifactsDir, type BrowserStack, launchChromium, startBrowserStack } from '../helpers/browser.ts';
+
+// The page's globals, typed just enough for the callbacks below (which run in the page, so they cast
+// globalThis themselves): the project's tsconfig has no DOM library.
+interface PageWindow {
+  readonly innerWidth: number;
+  readonly document: {
+    readonly documentElement: { readonly outerHTML: string; readonly scrollWidth: number };
+    readonly activeElement: unknown;
+    querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+    querySelectorAll(selector: string): Iterable<{ readonly value: string }>;
+  };
+  readonly navigator: { readonly clipboard: { readText(): Promise<string> } };
+}
+
+interface CanvasLike {
+  readonly width: number;
+  readonly height: number;
+  getContext(kind: '2d'): { getImageData(x: number, y: number, width: number, height: number): { readonly data: ArrayLike<number> } } | null;
+}
+
+interface Context {
+  stack: BrowserStack;
+  browser: Browser;
+  shots: string;
+}
+
+const test = anyTest as TestFn<Context>;
+
+test.before(async (t) => {
+  t.context.shots = await artifactsDir('console');
+  t.context.stack = await startBrowserStack();
+  t.context.browser = await launchChromium();
+});
+
+test.after.always(async (t) => {
+  await t.context.browser?.close();
+  await t.context.stack?.close();
+});
+
+interface Session {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** Console errors, uncaught exceptions and CSP or Trusted Types refusals seen so far. */
+  readonly problems: string[];
+}
+
+const openPage = async (t: ExecutionContext<Context>, viewport = { width: 1280, height: 900 }): Promise<Session> => {
+  const context = await t.context.browser.newContext({ viewport, acceptDownloads: true });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      problems.push(`console: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return { context, page, problems };
+};
+
+/** Refusals by the Content-Security-Policy or Trusted Types, which must never happen on our own pages. */
+const policyViolations = (problems: readonly string[]): string[] =>
+  problems.filter((problem) => /Content Security Policy|Trusted Type|TrustedHTML|TrustedScript/i.test(problem));
+
+const shoot = (t: ExecutionContext<Context>, page: Page, name: string) =>
+  page.screenshot({ path: path.join(t.context.shots, `${name}.png`), fullPage: true });
+
+/** Signs in through the local identity provider by clicking, as a person would. */
+const signIn = async (t: ExecutionContext<Context>, page: Page, identity: { subject: string; email: string; name: string }) => {
+  t.context.stack.idp.setIdentity({ ...identity, emailVerified: true });
+  await page.goto(`${t.context.stack.url}/`);
+  await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
+  await page.waitForURL(`${t.context.stack.url}/account`);
+  await page.locator('#account-email', { hasText: identity.email }).waitFor();
+};
+
+const apiWithKey = (t: ExecutionContext<Context>, key: string, pathname: string, init: RequestInit = {}) =>
+  fetch(`${t.context.stack.app.url}${pathname}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+  });
+
+/** Pixels of the canvas close to a colour: tells a drawn line from an empty plot. */
+const countPixelsNear = (page: Page, selector: string, rgb: readonly [number, number, number]) =>
+  page.locator(selector).evaluate(
+    (canvas: CanvasLike, target) => {
+      const context = canvas.getContext('2d');
+      if (context === null) {
+        return -1;
+      }
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let index = 0; index < data.length; index += 4) {
+        const near =
+          Math.abs((data[index] ?? 0) - target[0]) < 40 &&
+          Math.abs((data[index + 1] ?? 0) - target[1]) < 40 &&
+          Math.abs((data[index + 2] ?? 0) - target[2]) < 40;
+        if (near && (data[index + 3] ?? 0) > 200) {
+          count += 1;
+        }
+      }
+      return count;
+    },
+    rgb,
+  );
+
+/** No sideways scrolling: the page is no wider than the viewport. */
+const fitsWidth = (page: Page) =>
+  page.evaluate(() => {
+    const window = globalThis as unknown as PageWindow;
+    return window.document.documentElement.scrollWidth <= window.innerWidth;
+  });
+
+test.serial('a person signs in, reads a new key once, charts a finance run, downloads it as CSV, revokes the key and signs out', async (t) => {
+  const { stack } = t.context;
+  const { context, page, problems } = await openPage(t);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+
+  // 1. Landing page, then sign-in through the local identity provider.
+  await page.goto(`${stack.url}/`);
+  t.true(await page.getByRole('link', { name: 'Sign in with Google' }).isVisible());
+  await shoot(t, page, '01-landing');
+  await signIn(t, page, { subject: '7001', email: 'ada@example.test', name: 'Ada Lovelace' });
+
+  // 2. The account and this month's usage.
+  t.is(await page.locator('#account-email').textContent(), 'ada@example.test');
+  t.is(await page.locator('#account-name').textContent(), 'Ada Lovelace');
+  t.is(await page.locator('#account-plan').textContent(), 'Free');
+  t.is(await page.locator('#account-providers').textContent(), 'GitHub');
+  await page.locator('#usage-requests').waitFor();
+  t.is(await page.locator('#usage-requests').getAttribute('aria-valuetext'), '0 of 100 requests used, 100 remaining');
+  t.regex((await page.locator('#usage-reset').textContent()) ?? '', /^Resets on .+ UTC\.$/);
+  await shoot(t, page, '02-account');
+
+  // 3. A key is created and shown once, with a working copy button.
+  await page.getByLabel('Key name').fill('laptop');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const keyField = page.getByLabel('New API key');
+  await keyField.waitFor();
+  const key = await keyField.inputValue();
+  t.regex(key, /^bs_live_[A-Za-z0-9]{32}$/);
+  const warning = page.locator('#new-key-warning');
+  t.true(await warning.isVisible());
+  t.regex((await warning.textContent()) ?? '', /it will not be shown again/);
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await page.getByText('Copied to the clipboard.').waitFor();
+  t.is(await page.evaluate(() => (globalThis as unknown as PageWindow).navigator.clipboard.readText()), key);
+  await shoot(t, page, '03-key-created');
+  t.is((await apiWithKey(t, key, '/v1/account')).status, 200, 'the key shown is the real secret');
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  const row = page.locator('#keys-body tr', { hasText: 'laptop' });
+  t.true((await row.textContent())?.includes(key.slice(0, 12)));
+  // Once dismissed, the secret is nowhere in the page, not even after a reload.
+  for (const attempt of ['dismissed', 'reloaded']) {
+    if (attempt === 'reloaded') {
+      await page.reload();
+      await row.waitFor();
+    }
+    const html = await page.evaluate(() => {
+      const { document } = globalThis as unknown as PageWindow;
+      return document.documentElement.outerHTML + [...document.querySelectorAll('input')].map((input) => input.value).join(' ');
+    });
+    t.false(html.includes(key), attempt);
+  }
+
+  // 4. A finance simulation, drawn as a chart with its table and reproducibility line.
+  await page.getByLabel('Preset').selectOption('finance');
+  await page.getByLabel('Profile').selectOption('growth_investor');
+  await page.getByLabel('Seed').fill('20240');
+  await page.getByLabel('Interactions').fill('300');
+  await page.getByRole('button', { name: 'Run simulation' }).click();
+  await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
+  t.true((await countPixelsNear(page, '#sim-chart canvas', [31, 95, 191])) > 200, 'the portfolio_value line is drawn');
+  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', /^Portfolio value goes from [\d.,]+ to [\d.,]+/);
+  t.regex(
+    (await page.locator('#sim-repro').textContent()) ?? '',
+    /preset finance, profile growth_investor, seed 20240, engine \d+\.\d+\.\d+/,
+  );
+  t.is(await page.locator('#sim-table caption').textContent(), 'First 20 of 300 records');
+  t.is(await page.locator('#sim-table tbody tr').count(), 20);
+  t.deepEqual(await page.locator('#sim-table thead th').allTextContents(), [
+    'sequence_id',
+    'interaction_id',
+    'state',
+    'portfolio_value',
+    'daily_return',
+    'risk_alert',
+  ]);
+  t.true((await page.locator('#sim-legend li').count()) >= 1);
+  await shoot(t, page, '04-simulation');
+
+  // 5. The CSV download holds every record, the same as the API returns for the same inputs.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  t.is(download.suggestedFilename(), 'simulation-finance-growth_investor-seed20240-n300.csv');
+  const csvPath = path.join(t.context.shots, '05-download.csv');
+  await download.saveAs(csvPath);
+  const lines = (await readFile(csvPath, 'utf8')).trimEnd().split('\r\n');
+  t.is(lines[0], 'sequence_id,interaction_id,state,portfolio_value,daily_return,risk_alert');
+  t.is(lines.length, 301);
+  const again = await apiWithKey(t, key, '/v1/simulations', {
+    method: 'POST',
+    body: JSON.stringify({ preset: 'finance', profile: 'growth_investor', seed: 20240, num_interactions: 300 }),
+  });
+  t.is(again.status, 200);
+  const records = ((await again.json()) as { data: Record<string, string | number>[] }).data;
+  t.deepEqual(
+    lines.slice(1),
+    records.map((record) => ['sequence_id', 'interaction_id', 'state', 'portfolio_value', 'daily_return', 'risk_alert'].map((field) => String(record[field])).join(',')),
+  );
+
+  // 6. Revoking asks first, in a dialog the keyboard can answer.
+  const revoke = page.getByRole('button', { name: 'Revoke key laptop' });
+  await revoke.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Revoke the key “laptop”?' });
+  await dialog.waitFor();
+  await shoot(t, page, '06-revoke-dialog');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  const focused = await revoke.evaluate((button) => button === (globalThis as unknown as PageWindow).document.activeElement);
+  t.true(focused, 'focus returns to the Revoke button');
+  t.is((await apiWithKey(t, key, '/v1/account')).status, 200, 'cancelling keeps the key');
+  await page.keyboard.press('Enter');
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await row.getByText('Revoked').waitFor();
+  t.is((await apiWithKey(t, key, '/v1/account')).status, 401, 'the revoked key no longer authenticates');
+  await shoot(t, page, '07-key-revoked');
+
+  // 7. Signing out ends the session: the console sends the browser back to sign in.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(`${stack.url}/`);
+  await shoot(t, page, '08-signed-out');
+  await page.goto(`${stack.url}/account`);
+  await page.waitForURL((url) => url.pathname === '/');
+  t.true(await page.getByRole('link', { name: 'Sign in with GitHub' }).isVisible());
+
+  t.deepEqual(policyViolations(problems), []);
+  // Only the expected 401 of the signed-out visit may appear in the console.
+  t.deepEqual(
+    problems.filter((problem) => !problem.includes('status of 401')),
+    [],
+  );
+});
+
+test.serial('a refused sign-in comes back explained in plain words', async (t) => {
+  const { stack } = t.context;
+  const { page, problems } = await openPage(t);
+  stack.idp.denyNext();
+  await page.goto(`${stack.url}/`);
+  await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
+  await page.waitForURL((url) => url.pathname === '/' && url.search === '');
+  const notice = page.getByRole('alert');
+  t.regex((await notice.textContent()) ?? '', /Sign-in was cancelled: access was not granted/);
+  await shoot(t, page, '09-sign-in-refused');
+
+  await page.goto(`${stack.url}/account?error=something_new`);
+  await page.waitForURL((url) => url.pathname === '/');
+  t.is(await page.getByRole('alert').textContent(), 'Sign-in did not complete. Please try again, or use the other provider.');
+  t.deepEqual(policyViolations(problems), []);
+});
+
+test.serial('too many runs say when to retry, and the console fits a phone screen', async (t) => {
+  const { stack } = t.context;
+  const { page, problems } = await openPage(t, { width: 390, height: 844 });
+  await signIn(t, page, { subject: '7002', email: 'grace@example.test', name: 'Grace Hopper' });
+  await page.locator('#usage-requests').waitFor();
+  t.true(await fitsWidth(page), 'no sideways scrolling at 390 px');
+
+  await page.getByLabel('Interactions').fill('10');
+  // The free plan admits 5 runs a minute; the sixth is refused with Retry-After.
+  for (let run = 1; run <= 6; run += 1) {
+    await page.getByLabel('Seed').fill(String(run));
+    await page.getByRole('button', { name: 'Run simulation' }).click();
+    await page.locator('#sim-run:not([aria-disabled="true"])').waitFor();
+  }
+  const error = page.locator('#sim-error');
+  t.regex((await error.textContent()) ?? '', /^Too many requests: your plan allows 5 requests a minute\. Try again in \d+ seconds?\.$/);
+  t.true(await fitsWidth(page), 'no sideways scrolling with a result shown');
+  await shoot(t, page, '10-phone-rate-limited');
+  t.deepEqual(policyViolations(problems), []);
+});
+
+test.serial('quota and limit errors name what ran out and when it resets', async (t) => {
+  const { stack } = t.context;
+  const { page } = await openPage(t);
+  await page.goto(`${stack.url}/`);
+  const assets = await page.evaluate(() => {
+    const entry = (globalThis as unknown as PageWindow).document.querySelector('script[type="module"]');
+    return entry?.getAttribute('src')?.replace(/\/js\/landing\.js$/, '');
+  });
+  // The page's own module, run in the page: what a person reads for each error envelope.
+  const explain = (status: number, details: Record<string, unknown>, retryAfter: string | null = null) =>
+    page.evaluate(
+      async ({ assets, status, details, retryAfter }) => {
+        const { ApiError } = await import(`${assets}/js/api.js`);
+        const { explainApiError } = await import(`${assets}/js/explainError.js`);
+        const headers = new Headers(retryAfter === null ? {} : { 'Retry-After': retryAfter });
+        return explainApiError(new ApiError(status, { error: { message: 'x', status_code: status, details, request_id: 'req-1' } }, headers));
+      },
+      { assets, status, details, retryAfter },
+    );
+  t.is(
+    await explain(403, { code: 'monthly_interaction_quota_exceeded', limit: 10000, used: 9800, requested: 500, resets_at: '2026-12-01T00:00:00.000Z' }),
+    "This run needs 500 interactions, but only 200 of this month's 10,000 are left. It resets on December 1, 2026, 00:00 UTC. Ask for 200 or fewer, or wait for the reset.",
+  );
+  t.is(
+    await explain(403, { code: 'monthly_request_quota_exceeded', limit: 100, used: 100, resets_at: '2026-12-01T00:00:00.000Z' }),
+    'You have used all 100 simulation requests of this month. It resets on December 1, 2026, 00:00 UTC.',
+  );
+  t.is(
+    await explain(403, { code: 'interactions_per_request_exceeded', limit: 1000, requested: 5000 }),
+    'Your plan allows at most 1,000 interactions per run; you asked for 5,000.',
+  );
+  t.is(
+    await explain(429, { code: 'concurrency_limit_exceeded', limit: 1, retry_after: 2 }),
+    'Your plan runs 1 simulation at a time and the limit is busy. Try again in 2 seconds.',
+  );
+  t.is(await explain(429, { code: 'rate_limit_exceeded', limit: 5, retry_after: 75 }), 'Too many requests: your plan allows 5 requests a minute. Try again in 1 minute 15 seconds.');
+  t.is(
+    await explain(503, { code: 'service_unavailable' }, '30'),
+    'The service is temporarily unavailable. Try again in 30 seconds. (Request id: req-1.)',
+  );
+});

@@ -1,0 +1,57 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type DatabasePool, sql } from 'slonik';
+import { z } from 'zod';
+import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import { buildAccount, buildApiKey } from './factories.ts';
+
+export interface PlanOverrides {
+  readonly requests_per_minute?: number;
+  readonly monthly_requests?: number;
+  readonly monthly_interactions?: number;
+  readonly max_interactions_per_request?: number;
+  readonly max_concurrent_simulations?: number;
+  readonly max_active_api_keys?: number;
+}
+
+/**
+ * A plan of the test's own in which every limit but the ones under test is out of the way, so a test
+ * isolates the limit it is about.
+ */
+export const buildPlan = async (pool: DatabasePool, overrides: PlanOverrides): Promise<string> => {
+  const name = `test_${randomBytes(5).toString('hex')}`;
+  await pool.query(sql.type(z.object({}))`
+    INSERT INTO plans (name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
+      max_concurrent_simulations, max_active_api_keys)
+    VALUES (${name}, ${overrides.requests_per_minute ?? 100_000}, ${overrides.monthly_requests ?? 1_000_000},
+      ${overrides.monthly_interactions ?? 100_000_000}, ${overrides.max_interactions_per_request ?? 100_000},
+      ${overrides.max_concurrent_simulations ?? 1000}, ${overrides.max_active_api_keys ?? 10})
+  `);
+  return name;
+};
+
+/** An account on a plan built from `overrides`, with one API key. */
+export const buildCaller = async (pool: DatabasePool, overrides: PlanOverrides): Promise<{ accountId: string; key: string; plan: string }> => {
+  const plan = await buildPlan(pool, overrides);
+  const account = await buildAccount(pool, { plan });
+  const apiKey = await buildApiKey(pool, account.id);
+  return { accountId: account.id, key: apiKey.key, plan };
+};
+
+/** Completed ledger rows, as if the account had already run `requests` simulations totalling `interactions`. */
+export const recordCompletedUsage = async (
+  pool: DatabasePool,
+  accountId: string,
+  now: Date,
+  usage: { requests: number; interactions: number },
+): Promise<void> => {
+  const periodStart = monthlyPeriod(now).start.toISOString();
+  for (let index = 0; index < usage.requests; index += 1) {
+    // Spread the interactions so they sum exactly to the total.
+    const share = Math.floor(usage.interactions / usage.requests) + (index < usage.interactions % usage.requests ? 1 : 0);
+    await pool.query(sql.type(z.object({}))`
+      INSERT INTO simulations (id, account_id, preset, profile, seed, num_interactions, status, period_start, finished_at)
+      VALUES (${randomUUID()}, ${accountId}, 'finance', 'balanced_investor', 1, ${Math.max(share, 1)}, 'completed',
+        ${periodStart}::timestamptz, now())
+    `);
+  }
+};

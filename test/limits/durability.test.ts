@@ -1,0 +1,58 @@
+import test from 'ava';
+import { Redis } from 'ioredis';
+import { buildCaller } from '../helpers/limitFixtures.ts';
+import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
+import { startTestWorker } from '../helpers/startTestWorker.ts';
+import { postSimulation } from '../simulations/postSimulation.ts';
+
+// This file flushes its Redis database, so it has one of its own that no other test file uses.
+const OWN_REDIS_URL = 'redis://127.0.0.1:6379/13';
+
+let app: TestApp;
+let redis: Redis;
+let stopWorker: () => Promise<void>;
+
+test.before(async () => {
+  app = await startTestApp({ env: { REDIS_URL: OWN_REDIS_URL } });
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, redisUrl: OWN_REDIS_URL });
+  stopWorker = () => worker.close();
+  redis = new Redis(OWN_REDIS_URL);
+});
+
+test.after.always(async () => {
+  redis?.disconnect();
+  await stopWorker?.();
+  await app?.close();
+});
+
+const usageOf = async (key: string): Promise<any> =>
+  (await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } })).json();
+
+test.serial('after Redis is flushed, /v1/usage is unchanged and the monthly quotas are still enforced', async (t) => {
+  const caller = await buildCaller(app.services.pool, { monthly_requests: 3, monthly_interactions: 30 });
+  for (let seed = 0; seed < 2; seed += 1) {
+    t.is((await postSimulation(app, { preset: 'mobile', num_interactions: 10, seed }, { key: caller.key })).status, 200);
+  }
+  const before = await usageOf(caller.key);
+  t.like(before, { usage: { requests: 2, interactions: 20 } });
+
+  await redis.flushdb();
+
+  t.deepEqual(await usageOf(caller.key), before);
+  t.is((await postSimulation(app, { preset: 'mobile', num_interactions: 11 }, { key: caller.key })).status, 403);
+  t.is((await postSimulation(app, { preset: 'mobile', num_interactions: 10 }, { key: caller.key })).status, 200);
+  const exhausted = await postSimulation(app, { preset: 'mobile', num_interactions: 1 }, { key: caller.key });
+  t.is(exhausted.status, 403);
+  t.is(exhausted.body.error.details.code, 'monthly_request_quota_exceeded');
+});
+
+test.serial('simultaneous requests right after a flush still admit no more than the quota', async (t) => {
+  const caller = await buildCaller(app.services.pool, { monthly_requests: 4 });
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
+  await redis.flushdb();
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, (_, seed) => postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key: caller.key })),
+  );
+  t.is(responses.filter((response) => response.status === 200).length, 3);
+  t.like(await usageOf(caller.key), { usage: { requests: 4 }, remaining: { requests: 0 } });
+});

@@ -1,0 +1,132 @@
+import test from 'ava';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { DatabasePool } from 'slonik';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { createDatabasePool } from '../../shared/db/createDatabasePool.ts';
+import { SIMULATION_QUEUE } from '../../shared/jobs/queueName.ts';
+import { buildAccount, buildApiKey } from '../helpers/factories.ts';
+import { spawnWorkerProcess, type WorkerProcess } from '../helpers/startTestWorker.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
+import { createRedisPrefix, deleteRedisPrefix, TEST_REDIS_URL } from '../helpers/testRedis.ts';
+import { eventually } from './eventually.ts';
+import { type PlainResponse, requestOnNewConnection, type ServiceProcess, simulate, spawnApiProcess } from './spawnApiProcess.ts';
+
+let database: TestDatabase;
+let pool: DatabasePool;
+let redisPrefix: string;
+let redis: Redis;
+let queue: Queue;
+const processes: (ServiceProcess | WorkerProcess)[] = [];
+
+test.before(async () => {
+  database = await createTestDatabase();
+  pool = await createDatabasePool(database.url);
+  redisPrefix = createRedisPrefix();
+  redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  // The test's own handle on the queue: pausing it holds admitted jobs, so requests stay in flight.
+  queue = new Queue(SIMULATION_QUEUE, { connection: redis, prefix: redisPrefix });
+});
+
+test.after.always(async () => {
+  await Promise.all(processes.map((child) => child.stop(5000)));
+  await queue?.close();
+  redis?.disconnect();
+  await pool?.end();
+  await database?.drop();
+  if (redisPrefix !== undefined) {
+    await deleteRedisPrefix(redisPrefix);
+  }
+});
+
+const queuedJobs = async (): Promise<number> => {
+  const counts = await queue.getJobCounts('waiting', 'paused', 'prioritized');
+  return (counts.waiting ?? 0) + (counts.paused ?? 0) + (counts.prioritized ?? 0);
+};
+
+const ledgerStatuses = async (accountId: string): Promise<string[]> =>
+  [...(await pool.anyFirst(sql.type(z.object({ status: z.string() }))`SELECT status FROM simulations WHERE account_id = ${accountId} ORDER BY status`))];
+
+const expectResults = (t: { is: (a: unknown, b: unknown, m?: string) => void }, responses: readonly PlainResponse[], seeds: readonly number[]): void => {
+  for (const [index, response] of responses.entries()) {
+    t.is(response.status, 200, response.text.slice(0, 300));
+    const body = JSON.parse(response.text) as { seed: number; data: unknown[] };
+    t.is(body.seed, seeds[index]);
+    t.is(body.data.length, 200);
+  }
+};
+
+test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes every in-flight request and exits 0 within its deadline', async (t) => {
+  const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { SHUTDOWN_DELAY_MS: '1500', SIMULATION_TIMEOUT_MS: '20000' } });
+  processes.push(api);
+  const worker = await spawnWorkerProcess({ redisPrefix, threads: 2 });
+  processes.push(worker);
+  const account = await buildAccount(pool, { plan: 'enterprise' });
+  const { key } = await buildApiKey(pool, account.id);
+  t.is((await requestOnNewConnection(`${api.url}/ready`)).status, 200);
+
+  await queue.pause();
+  const seeds = [1, 2, 3, 4, 5, 6];
+  const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'finance', num_interactions: 200, seed })));
+  await eventually(async () => ((await queuedJobs()) === seeds.length ? true : undefined));
+
+  const signalledAt = Date.now();
+  api.child.kill('SIGTERM');
+  // Still serving during the delay, but not ready: a load balancer takes it out of rotation.
+  const notReady = await eventually(async () => {
+    const response = await requestOnNewConnection(`${api.url}/ready`);
+    return response.status === 503 ? response : undefined;
+  }, 1000, 20);
+  t.like(JSON.parse(notReady.text), { status: 'not_ready', database: 'connected', redis: 'connected' });
+  t.is(notReady.headers.connection, 'close');
+
+  // After the delay it accepts no connection, while the admitted requests still wait for their jobs.
+  const refused = await eventually(
+    () => requestOnNewConnection(`${api.url}/health`).then(() => undefined, (error: NodeJS.ErrnoException) => error.code),
+    5000,
+    50,
+  );
+  t.is(refused, 'ECONNREFUSED');
+  t.is(api.child.exitCode, null, 'the process waits for its in-flight requests');
+
+  await queue.resume();
+  expectResults(t, await inFlight, seeds);
+  const code = await api.exited;
+  t.is(code, 0, api.output());
+  // Deadline: delay + simulation timeout + 10 s margin; a clean drain is far quicker.
+  t.true(Date.now() - signalledAt < 1500 + 20_000 + 10_000);
+  t.true(api.output().includes('"msg":"api stopped"'));
+  t.deepEqual(await ledgerStatuses(account.id), seeds.map(() => 'completed'));
+});
+
+test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs it leaves wait for the next worker and none is lost', async (t) => {
+  const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix });
+  processes.push(api);
+  const first = await spawnWorkerProcess({ redisPrefix, threads: 1 });
+  processes.push(first);
+  const account = await buildAccount(pool, { plan: 'enterprise' });
+  const { key } = await buildApiKey(pool, account.id);
+
+  await queue.pause();
+  const seeds = [11, 12, 13, 14, 15, 16, 17, 18];
+  // Large runs, so that the worker is busy when the signal arrives.
+  const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'healthcare', num_interactions: 100_000, seed })));
+  await eventually(async () => ((await queuedJobs()) === seeds.length ? true : undefined));
+  await queue.resume();
+  await eventually(async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 5000, 2);
+  first.child.kill('SIGTERM');
+  t.is(await first.exited, 0, first.output());
+  t.true(first.output().includes('"msg":"worker stopped"'));
+  const left = await queuedJobs();
+  t.true(left > 0, 'the stopped worker left queued jobs behind');
+
+  const second = await spawnWorkerProcess({ redisPrefix, threads: 2 });
+  processes.push(second);
+  const responses = await inFlight;
+  for (const [index, response] of responses.entries()) {
+    t.is(response.status, 200, response.text.slice(0, 300));
+    t.is((JSON.parse(response.text) as { seed: number }).seed, seeds[index]);
+  }
+  t.deepEqual(await ledgerStatuses(account.id), seeds.map(() => 'completed'));
+});

@@ -1,0 +1,41 @@
+import type { TestApp } from '../helpers/startTestApp.ts';
+
+export interface SimulationResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** The raw body, for byte-level comparisons. */
+  readonly text: string;
+  // Tests read fields freely; the contract's shape is what they assert.
+  readonly body: any;
+  readonly elapsedMs: number;
+}
+
+/** POST /v1/simulations over real HTTP, with the key as Bearer when given. */
+export const postSimulation = async (
+  app: TestApp,
+  body: unknown,
+  options: { key?: string; headers?: Record<string, string> } = {},
+): Promise<SimulationResponse> => {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...options.headers };
+  if (options.key !== undefined) {
+    headers.Authorization = `Bearer ${options.key}`;
+  }
+  const started = performance.now();
+  const response = await fetch(`${app.url}/v1/simulations`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const elapsedMs = performance.now() - started;
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed, elapsedMs };
+};
+
+/** The `data` array exactly as sent: the bytes between `"data":` and `,"metadata":`. */
+export const rawData = (text: string): string => text.slice(text.indexOf('"data":') + '"data":'.length, text.lastIndexOf(',"metadata":'));

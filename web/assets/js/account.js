@@ -1,0 +1,70 @@
+import { api, setUnauthorizedHandler, signInUrl } from './api.js';
+import { loadAccount, setUpSignOut } from './accountPanel.js';
+import { byId, showText } from './dom.js';
+import { explainApiError, explainLoginError } from './explainError.js';
+import { setUpKeys } from './keysPanel.js';
+import { setUpSimulation } from './simulationPanel.js';
+import { loadUsage } from './usagePanel.js';
+
+const main = byId('main');
+const notice = byId('page-notice');
+const showNotice = (text, kind = 'error') => {
+  notice.className = `notice notice-${kind}`;
+  showText(notice, text);
+};
+
+// A failed sign-in lands here with ?error=<code>. Without a session the sign-in page explains it;
+// with one (a failed attempt to link a second provider) the console does.
+const params = new URLSearchParams(window.location.search);
+const loginError = params.get('error');
+// Only the first look at the account concerns the failed sign-in; a session ending later is its own reason.
+let carriedLoginError = loginError;
+if (loginError !== null) {
+  params.delete('error');
+  const query = params.toString();
+  window.history.replaceState(null, '', `${window.location.pathname}${query === '' ? '' : `?${query}`}`);
+}
+
+// Without a session, the sign-in page; it explains a failed sign-in, or an ended session.
+setUnauthorizedHandler((error) => {
+  const reason = carriedLoginError ?? (error.code === 'invalid_credentials' ? 'session_expired' : undefined);
+  window.location.replace(signInUrl(reason ?? undefined));
+});
+
+const start = async () => {
+  const catalog = api('/v1/presets').catch(() => null);
+  try {
+    await loadAccount();
+  } catch (error) {
+    if (error.status === 401) {
+      return;
+    }
+    showNotice(`Your account could not be loaded. ${explainApiError(error)}`);
+    main.removeAttribute('aria-busy');
+    return;
+  }
+  carriedLoginError = null;
+  if (loginError !== null) {
+    showNotice(explainLoginError(loginError));
+  }
+  setUpSignOut(showNotice);
+
+  const keys = setUpKeys();
+  const simulation = setUpSimulation({ onFinished: () => void refreshUsage() });
+  const refreshUsage = async () => {
+    const usage = await loadUsage();
+    if (usage !== null) {
+      simulation.setPlanLimit(usage.plan.max_interactions_per_request);
+    }
+  };
+  const presets = await catalog;
+  if (presets === null) {
+    showText(byId('sim-error'), 'The preset catalog could not be loaded. Reload the page to try again.');
+  } else {
+    simulation.setPresets(presets);
+  }
+  await Promise.all([refreshUsage(), keys.load()]);
+  main.removeAttribute('aria-busy');
+};
+
+void start();

@@ -1,0 +1,220 @@
+import { api } from './api.js';
+import { announce, byId, el, showText } from './dom.js';
+import { explainApiError } from './explainError.js';
+import { formatInteger, humanize, plural } from './format.js';
+import { downloadText, toCsv } from './exportRecords.js';
+
+const TABLE_ROWS = 20;
+const SEED_MAX = 4_294_967_295;
+
+const option = (value, text, { selected = false, disabled = false } = {}) => el('option', { value, text, selected, disabled });
+
+/** Columns in the catalog's order, then anything else the records carry. */
+const fieldsOf = (preset, records) => {
+  const listed = (preset?.record_fields ?? []).map((field) => field.name);
+  const seen = new Set(listed);
+  for (const name of Object.keys(records[0] ?? {})) {
+    if (!seen.has(name)) {
+      listed.push(name);
+      seen.add(name);
+    }
+  }
+  return listed;
+};
+
+const parseWhole = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
+
+/** The simulation card: the form, the run, and the result as chart, table, downloads and reproducibility line. */
+export const setUpSimulation = ({ onFinished }) => {
+  const form = byId('simulation-form');
+  const presetSelect = byId('sim-preset');
+  const profileSelect = byId('sim-profile');
+  const seedInput = byId('sim-seed');
+  const countInput = byId('sim-count');
+  const runButton = byId('sim-run');
+  const problem = byId('sim-error');
+  const resultBox = byId('sim-result');
+  const figure = byId('sim-figure');
+
+  let presets = new Map();
+  let maxPerRun = Number(countInput.max);
+  let running = false;
+  let lockedUntil = 0;
+  let chart = null;
+  let latest = null;
+
+  const fillProfiles = () => {
+    const preset = presets.get(presetSelect.value);
+    profileSelect.replaceChildren(
+      ...(preset?.supported_profiles ?? []).map((profile) =>
+        option(profile, humanize(profile), { selected: profile === preset.default_profile }),
+      ),
+    );
+    byId('sim-preset-description').textContent = preset?.description ?? '';
+  };
+
+  const setPresets = (catalog) => {
+    presets = new Map(catalog.map((preset) => [preset.name, preset]));
+    const preferred = catalog.find((preset) => preset.name === 'finance' && preset.available) ?? catalog.find((preset) => preset.available);
+    presetSelect.replaceChildren(
+      ...catalog.map((preset) =>
+        option(preset.name, humanize(preset.name) + (preset.available ? '' : ' (unavailable)'), {
+          selected: preset === preferred,
+          disabled: !preset.available,
+        }),
+      ),
+    );
+    fillProfiles();
+  };
+
+  const setPlanLimit = (limit) => {
+    maxPerRun = limit;
+    countInput.max = String(limit);
+    if (Number(countInput.value) > limit) {
+      countInput.value = String(limit);
+    }
+    byId('sim-count-hint').textContent = `Up to ${formatInteger(limit)} per run on your plan.`;
+  };
+
+  const setBusy = (busy) => {
+    running = busy;
+    // aria-disabled rather than disabled: a disabled button drops keyboard focus to the page's start.
+    runButton.setAttribute('aria-disabled', String(busy));
+    runButton.textContent = busy ? 'Running…' : 'Run simulation';
+    resultBox.setAttribute('aria-busy', String(busy));
+  };
+
+  const fail = (field, message) => {
+    field.setAttribute('aria-invalid', 'true');
+    showText(problem, message);
+    field.focus();
+    return null;
+  };
+
+  const readForm = () => {
+    for (const field of [seedInput, countInput]) {
+      field.removeAttribute('aria-invalid');
+    }
+    const count = parseWhole(countInput.value);
+    if (!(count >= 1 && count <= maxPerRun)) {
+      return fail(countInput, `Number of interactions: a whole number from 1 to ${formatInteger(maxPerRun)}.`);
+    }
+    const body = { preset: presetSelect.value, profile: profileSelect.value, num_interactions: count };
+    if (seedInput.value.trim() !== '') {
+      const seed = parseWhole(seedInput.value);
+      if (!(seed >= 0 && seed <= SEED_MAX)) {
+        return fail(seedInput, `Seed: a whole number from 0 to ${formatInteger(SEED_MAX)}, or empty for a random one.`);
+      }
+      body.seed = seed;
+    }
+    return body;
+  };
+
+  const renderTable = (records, fields) => {
+    const shown = records.slice(0, TABLE_ROWS);
+    byId('sim-table-caption').textContent =
+      shown.length === records.length ? `All ${plural(records.length, 'record')}` : `First ${shown.length} of ${formatInteger(records.length)} records`;
+    byId('sim-table-head').replaceChildren(el('tr', {}, ...fields.map((field) => el('th', { attrs: { scope: 'col' } }, field))));
+    byId('sim-table-body').replaceChildren(
+      ...shown.map((record) =>
+        el('tr', {}, ...fields.map((field) => el('td', { className: typeof record[field] === 'number' ? 'num' : '' }, record[field] ?? ''))),
+      ),
+    );
+  };
+
+  const renderChart = async (result, preset) => {
+    chart?.destroy();
+    chart = null;
+    figure.dataset.points = '0';
+    try {
+      const { drawSimulationChart } = await import('./simulationChart.js');
+      chart = drawSimulationChart(byId('sim-chart'), result, preset);
+      byId('sim-chart-caption').textContent = chart.caption;
+      byId('sim-legend').replaceChildren(
+        ...chart.stateShares.map(({ state, count, color }) => {
+          const swatch = el('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
+          swatch.style.backgroundColor = color;
+          const share = result.data.length === 0 ? 0 : Math.round((count / result.data.length) * 100);
+          return el('li', {}, swatch, `${state} · ${share}%`);
+        }),
+      );
+      figure.dataset.points = String(chart.points);
+    } catch {
+      byId('sim-chart-caption').textContent = 'The chart could not be drawn; the table and downloads below have the data.';
+    }
+  };
+
+  const render = async (result) => {
+    const preset = presets.get(result.preset);
+    const records = Array.isArray(result.data) ? result.data : [];
+    const fields = fieldsOf(preset, records);
+    latest = { result, fields };
+    resultBox.hidden = false;
+    byId('sim-summary').textContent =
+      `${plural(records.length, 'interaction')} of ${humanize(result.preset)} (${humanize(result.profile)}) ` +
+      `generated in ${formatInteger(result.metadata?.compute_ms ?? 0)} ms.`;
+    const engine = result.metadata?.service_version ?? 'unknown';
+    byId('sim-repro').textContent = result.metadata?.reproducible
+      ? `Reproducible: preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. The same values give the same records.`
+      : `Preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. This run is not marked reproducible.`;
+    byId('sim-request').textContent = `POST /v1/simulations\n${JSON.stringify(
+      { preset: result.preset, profile: result.profile, seed: result.seed, num_interactions: result.num_interactions },
+      null,
+      2,
+    )}`;
+    renderTable(records, fields);
+    await renderChart(result, preset);
+  };
+
+  const baseName = () => {
+    const { result } = latest;
+    return `simulation-${result.preset}-${result.profile}-seed${result.seed}-n${result.num_interactions}`;
+  };
+
+  byId('download-json').addEventListener('click', () => {
+    if (latest !== null) {
+      downloadText(`${baseName()}.json`, 'application/json', `${JSON.stringify(latest.result, null, 2)}\n`);
+    }
+  });
+  byId('download-csv').addEventListener('click', () => {
+    if (latest !== null) {
+      downloadText(`${baseName()}.csv`, 'text/csv', toCsv(latest.result.data, latest.fields));
+    }
+  });
+
+  presetSelect.addEventListener('change', fillProfiles);
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (running) {
+      return;
+    }
+    const wait = Math.ceil((lockedUntil - Date.now()) / 1000);
+    if (wait > 0) {
+      showText(problem, `Your plan's limit is reached for now. Try again in ${plural(wait, 'second')}.`);
+      return;
+    }
+    const body = readForm();
+    if (body === null) {
+      return;
+    }
+    showText(problem, '');
+    setBusy(true);
+    announce('Running the simulation…');
+    try {
+      const result = await api('/v1/simulations', { method: 'POST', body });
+      await render(result);
+      announce(`Simulation finished: ${plural(result.data.length, 'interaction')}.`);
+    } catch (error) {
+      if (error.status === 429 && error.retryAfter !== null) {
+        lockedUntil = Date.now() + error.retryAfter * 1000;
+      }
+      showText(problem, explainApiError(error));
+    } finally {
+      setBusy(false);
+      onFinished();
+    }
+  });
+
+  return { setPresets, setPlanLimit };
+};

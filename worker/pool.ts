@@ -1,0 +1,22 @@
+import { Piscina } from 'piscina';
+import type { SimulationTask, SimulationTaskResult } from './simulationTask.ts';
+
+export type SimulationPool = Piscina<SimulationTask, SimulationTaskResult>;
+
+const THREAD_ENTRY = new URL('./simulationThread.ts', import.meta.url).href;
+
+/**
+ * A fixed pool of engine threads. Threads start with the pool and never idle out, so no request pays a
+ * thread's start-up. The worker takes at most `threads` jobs at once, so the pool's queue stays empty;
+ * an AbortSignal passed to run() terminates a thread mid-run, and piscina replaces it.
+ */
+export const createSimulationPool = (threads: number): SimulationPool =>
+  new Piscina<SimulationTask, SimulationTaskResult>({
+    filename: THREAD_ENTRY,
+    name: 'default',
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    // A run of the largest plan's 100,000 interactions is about 10 MB of JSON; this is ample headroom.
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });

@@ -1,0 +1,64 @@
+import os from 'node:os';
+import { Worker } from 'bullmq';
+import { describeError } from '../shared/errors/describeError.ts';
+import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS } from '../shared/jobs/jobPolicy.ts';
+import { SIMULATION_QUEUE } from '../shared/jobs/queueName.ts';
+import type { Logger } from '../shared/logger.ts';
+import { createRedis } from '../shared/redis/createRedis.ts';
+import { createSimulationPool, type SimulationPool } from './pool.ts';
+import { createSimulationProcessor } from './processSimulation.ts';
+
+export interface StartSimulationWorkerOptions {
+  readonly redisUrl: string;
+  readonly redisPrefix: string;
+  /** Pool threads, and BullMQ's concurrency: one job per thread, so no job waits inside the process. */
+  readonly threads: number;
+  readonly logger: Logger;
+}
+
+export interface SimulationWorker {
+  readonly worker: Worker;
+  readonly pool: SimulationPool;
+  /** Resolves once both Redis connections are up (tests wait on it). */
+  readonly ready: () => Promise<void>;
+  /** Finishes active jobs, then stops the threads, then closes Redis. */
+  readonly close: () => Promise<void>;
+}
+
+/** Everything a worker process runs, without signals or exit, so tests can run it in their own process. */
+export const startSimulationWorker = (options: StartSimulationWorkerOptions): SimulationWorker => {
+  const { logger } = options;
+  const pool = createSimulationPool(options.threads);
+  // BullMQ duplicates this one for its blocking fetch; both wait out Redis outages instead of failing.
+  const connection = createRedis(options.redisUrl, { role: 'worker', blocking: true });
+  const results = createRedis(options.redisUrl, { role: 'worker:events' });
+  const worker = new Worker(SIMULATION_QUEUE, createSimulationProcessor({ pool, results, prefix: options.redisPrefix, logger }), {
+    connection,
+    prefix: options.redisPrefix,
+    name: `${os.hostname()}:${process.pid}`,
+    concurrency: options.threads,
+    lockDuration: WORKER_LOCK_DURATION_MS,
+    stalledInterval: WORKER_STALLED_INTERVAL_MS,
+    maxStalledCount: WORKER_MAX_STALLED_COUNT,
+    autorun: true,
+  });
+  worker.on('error', (error) => logger.error({ error: describeError(error) }, 'worker error'));
+  worker.on('failed', (job, error) => logger.warn({ job_id: job?.id, reason: error.message }, 'simulation job failed'));
+
+  return {
+    worker,
+    pool,
+    ready: async () => {
+      await worker.waitUntilReady();
+      if (results.status !== 'ready') {
+        await new Promise<void>((resolve) => results.once('ready', () => resolve()));
+      }
+    },
+    close: async () => {
+      await worker.close();
+      await pool.close();
+      await results.quit().catch(() => results.disconnect());
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+};
