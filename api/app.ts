@@ -25,7 +25,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), simulationRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), simulationRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
   app.use(requestId());
   app.use(accessLog(services.logger));

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { PRESETS } from './engine/index.ts';
 
 const DEV_SESSION_SECRET = 'development-only-session-secret-change-me-0123456789';
 
@@ -39,6 +40,10 @@ export const configSchema = z.object({
     .describe('pino log level. Default `info`.'),
   WORKER_THREADS: z.coerce.number().int().min(1).max(256).optional().describe('Simulation threads per worker process (and the BullMQ concurrency). Default: cores − 1, at least 1.'),
   SIMULATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000).describe('Deadline of one simulation, queueing included, in milliseconds. Default `30000`.'),
+  DISABLED_PRESETS: z
+    .string()
+    .default('')
+    .describe('Comma-separated presets to take out of service: the catalog shows them `available: false` and simulations on them answer 409. Default none.'),
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1).describe('API processes `npm start` runs. Default `1`.'),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1).describe('Worker processes `npm start` runs. Default `1`.'),
   OAUTH_GITHUB_CLIENT_ID: optionalString.describe('GitHub OAuth app client id. GitHub sign-in answers 503 while unset.'),
@@ -78,6 +83,7 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly workerThreads: number;
   readonly simulationTimeoutMs: number;
+  readonly disabledPresets: ReadonlySet<string>;
   readonly apiProcesses: number;
   readonly workerProcesses: number;
   readonly oauth: {
@@ -143,6 +149,7 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     logLevel: value.LOG_LEVEL,
     workerThreads: value.WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     simulationTimeoutMs: value.SIMULATION_TIMEOUT_MS,
+    disabledPresets: new Set(value.DISABLED_PRESETS.split(',').map((name) => name.trim()).filter((name) => name !== '')),
     apiProcesses: value.API_PROCESSES,
     workerProcesses: value.WORKER_PROCESSES,
     oauth: {
@@ -165,6 +172,12 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     metricsToken: value.METRICS_TOKEN,
     shutdownDelayMs: value.SHUTDOWN_DELAY_MS ?? (isProduction ? 5000 : 0),
   };
+  const presetNames = new Set<string>(PRESETS.map((preset) => preset.name));
+  for (const name of config.disabledPresets) {
+    if (!presetNames.has(name)) {
+      problems.push(`DISABLED_PRESETS: ${name} is not a preset (one of ${[...presetNames].join(', ')})`);
+    }
+  }
   if (config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET: must be at least 32 characters');
   }

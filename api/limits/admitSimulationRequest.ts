@@ -9,6 +9,7 @@ import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { jsonBody } from '../middleware/jsonBody.ts';
 import { validateBody } from '../middleware/validate.ts';
 import { simulationRequestSchema, type SimulationRequestBody } from '../routes/simulations/schema.ts';
+import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
 import type { Services } from '../Services.ts';
 import { admitSimulation, releaseSimulation } from './admitSimulation.ts';
 
@@ -19,6 +20,8 @@ export interface SimulationAdmission {
   readonly plan: PlanRow;
   readonly period: MonthlyPeriod;
   readonly numInteractions: number;
+  /** Set once the ledger row exists. */
+  recorded: boolean;
   /** Set by settlement once the ledger row left `queued` and the quota and slot were dealt with. */
   settled: boolean;
 }
@@ -56,7 +59,7 @@ export const admitSimulationRequest =
     if (deferred === undefined) {
       const { input } = ctx.state;
       const preset = resolvePreset(input.preset);
-      if (preset !== undefined && !preset.available) {
+      if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
         deferred = presetUnavailable(preset.name);
       } else if (input.num_interactions > plan.max_interactions_per_request) {
         deferred = interactionsPerRequestExceeded(plan.max_interactions_per_request, input.num_interactions);
@@ -88,15 +91,26 @@ export const admitSimulationRequest =
       plan,
       period: admission.period,
       numInteractions: ctx.state.input.num_interactions,
+      recorded: false,
       settled: false,
     };
     ctx.state.admission = admitted;
+    // A client that hangs up stops holding its concurrency slot; the run itself settles as usual.
+    const releaseSlotOnHangUp = (): void => {
+      if (!ctx.res.writableFinished) {
+        releaseSimulation(services, { ...admitted, giveBack: false }).catch(() => {});
+      }
+    };
+    ctx.res.once('close', releaseSlotOnHangUp);
     try {
       await next();
     } finally {
-      // Anything that ended before settlement (a failed ledger write, a crash) still hands back all it took.
+      ctx.res.off('close', releaseSlotOnHangUp);
       if (!admitted.settled) {
-        await releaseSimulation(services, { ...admitted, giveBack: true });
+        // Without a ledger row nothing durable holds the reservation: hand all of it back now. With one,
+        // the row is the truth: free the slot, and the stale-run sweeper gives the quota back when it
+        // settles the row, so the quota is never given back twice.
+        await releaseSimulation(services, { ...admitted, giveBack: !admitted.recorded });
       }
     }
   };

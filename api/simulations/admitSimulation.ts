@@ -1,8 +1,8 @@
 import { insertSimulation } from '../../shared/db/queries/simulations.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
 import type { Principal } from '../AppState.ts';
+import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
 import type { Services } from '../Services.ts';
-import { startOfUtcMonth } from './startOfUtcMonth.ts';
 
 export interface SimulationRun {
   readonly simulationId: string;
@@ -14,22 +14,11 @@ export interface SimulationRun {
 
 export interface AdmittedSimulation extends SimulationRun {
   readonly principal: Principal;
-  /** ISO timestamp of the monthly period the run counts against. */
+  /** ISO timestamp of the monthly period the run counts against: the one the limits reserved in. */
   readonly periodStart: string;
+  /** What the limits took for this run, handed back at settlement. */
+  readonly admission: SimulationAdmission;
 }
-
-/**
- * Admission: the point after which a request is counted, and where its monthly period is fixed.
- *
- * Seam for the limits (issue 6): the per-request maximum (403), the monthly request and interaction
- * quotas (403) and the concurrency slot (429) are checked here, in that order; a refused request throws
- * and leaves no ledger row. Whatever admission takes, settleSimulation gives back.
- */
-export const admitSimulation = async (services: Services, principal: Principal, run: SimulationRun): Promise<AdmittedSimulation> => ({
-  ...run,
-  principal,
-  periodStart: startOfUtcMonth(services.now()).toISOString(),
-});
 
 /** The admitted request's ledger row (status `queued`): the durable record monthly usage is counted from. */
 export const recordAdmission = async (services: Services, admitted: AdmittedSimulation): Promise<void> => {
@@ -45,4 +34,5 @@ export const recordAdmission = async (services: Services, admitted: AdmittedSimu
     numInteractions: admitted.numInteractions,
     periodStart: admitted.periodStart,
   });
+  admitted.admission.recorded = true;
 };

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { PresetDefinition } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
-import { internalError, presetUnavailable, simulationTimeout } from '../../shared/errors/errors.ts';
+import { internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
+import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
 import type { Services } from '../Services.ts';
-import { admitSimulation, recordAdmission } from './admitSimulation.ts';
+import { type AdmittedSimulation, recordAdmission } from './admitSimulation.ts';
 import { drawSeed } from './drawSeed.ts';
 import { settleSimulation } from './settleSimulation.ts';
 
@@ -17,25 +17,29 @@ export interface SimulationRequest {
 }
 
 /**
- * Runs one simulation for a caller: admit (the limits plug in there), then write the ledger row while the
- * job is enqueued and run (neither waits on the other: the row is a record, the worker never reads it),
- * then settle the row. Returns the Simulation result as the bytes the worker wrote, never parsed here.
+ * Runs one simulation the limits admitted: write the ledger row while the job is enqueued and run
+ * (neither waits on the other: the row is a record, the worker never reads it), then settle the row.
+ * Returns the Simulation result as the bytes the worker wrote, never parsed here.
  */
-export const runSimulation = async (services: Services, principal: Principal, request: SimulationRequest): Promise<Buffer> => {
-  if (!request.preset.available) {
-    throw presetUnavailable(request.preset.name);
-  }
-  // Checked before admission, so an outage answers 503 at once and costs the caller no quota.
+export const runSimulation = async (
+  services: Services,
+  principal: Principal,
+  request: SimulationRequest,
+  admission: SimulationAdmission,
+): Promise<Buffer> => {
   services.simulations.assertAvailable();
-  // The deadline covers everything after validation: admission, queueing and the run.
+  // The deadline covers everything after admission: queueing and the run.
   const deadline = Date.now() + services.config.simulationTimeoutMs;
-  const admitted = await admitSimulation(services, principal, {
-    simulationId: randomUUID(),
+  const admitted: AdmittedSimulation = {
+    simulationId: admission.simulationId,
     preset: request.preset.name,
     profile: request.profile,
     seed: request.seed ?? drawSeed(),
     numInteractions: request.numInteractions,
-  });
+    principal,
+    periodStart: admission.period.start.toISOString(),
+    admission,
+  };
 
   // Both settle before anything else happens, so a row is never settled before it exists.
   const [recorded, ran] = await Promise.allSettled([recordAdmission(services, admitted), services.simulations.run({ ...admitted, deadline })]);

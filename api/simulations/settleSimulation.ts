@@ -1,4 +1,5 @@
 import { finishSimulation } from '../../shared/db/queries/simulations.ts';
+import { releaseSimulation } from '../limits/admitSimulation.ts';
 import type { Services } from '../Services.ts';
 import type { AdmittedSimulation } from './admitSimulation.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
@@ -7,17 +8,21 @@ const toIso = (epochMs: number | null): string | null => (epochMs === null ? nul
 
 /**
  * Settlement: the ledger row leaves `queued` for `completed`, `failed` or `timed_out`, with the worker's
- * timings. Only completed rows count as usage, so a failed or timed-out run costs the caller nothing.
- *
- * Seam for the limits (issue 6): release the concurrency slot taken at admission, and give back what a run
- * that did not complete had reserved.
+ * timings, and the limits get back what the run held: always its slot, and for a run that did not
+ * complete its request and interactions too. Only the caller that moves the row out of `queued` hands
+ * anything back, so settling twice (or racing the stale-run sweeper) never gives back twice.
  */
 export const settleSimulation = async (services: Services, admitted: AdmittedSimulation, outcome: SimulationOutcome): Promise<void> => {
-  await finishSimulation(services.pool, {
+  const row = await finishSimulation(services.pool, {
     id: admitted.simulationId,
     status: outcome.status,
     startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
     finishedAt: new Date(outcome.finishedAt).toISOString(),
     computeMs: outcome.status === 'completed' ? outcome.computeMs : null,
   });
+  const { admission } = admitted;
+  if (row !== null) {
+    await releaseSimulation(services, { ...admission, giveBack: outcome.status !== 'completed' });
+  }
+  admission.settled = true;
 };

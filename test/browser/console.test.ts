@@ -172,7 +172,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   await page.getByLabel('Preset').selectOption('finance');
   await page.getByLabel('Profile').selectOption('growth_investor');
   await page.getByLabel('Seed').fill('20240');
-  await page.getByLabel('Interactions').fill('300');
+  await page.getByLabel('Number of interactions').fill('300');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
   t.true((await countPixelsNear(page, '#sim-chart canvas', [31, 95, 191])) > 200, 'the portfolio_value line is drawn');
@@ -271,7 +271,7 @@ test.serial('too many runs say when to retry, and the console fits a phone scree
   await page.locator('#usage-requests').waitFor();
   t.true(await fitsWidth(page), 'no sideways scrolling at 390 px');
 
-  await page.getByLabel('Interactions').fill('10');
+  await page.getByLabel('Number of interactions').fill('10');
   // The free plan admits 5 runs a minute; the sixth is refused with Retry-After.
   for (let run = 1; run <= 6; run += 1) {
     await page.getByLabel('Seed').fill(String(run));

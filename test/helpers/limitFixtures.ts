@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type DatabasePool, sql } from 'slonik';
 import { z } from 'zod';
+import type { SimulationAdmission } from '../../api/limits/admitSimulationRequest.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { buildAccount, buildApiKey } from './factories.ts';
 
@@ -23,7 +24,7 @@ export const buildPlan = async (pool: DatabasePool, overrides: PlanOverrides): P
     INSERT INTO plans (name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
       max_concurrent_simulations, max_active_api_keys)
     VALUES (${name}, ${overrides.requests_per_minute ?? 100_000}, ${overrides.monthly_requests ?? 1_000_000},
-      ${overrides.monthly_interactions ?? 100_000_000}, ${overrides.max_interactions_per_request ?? 100_000},
+      ${overrides.monthly_interactions ?? 2_000_000_000}, ${overrides.max_interactions_per_request ?? 10_000_000},
       ${overrides.max_concurrent_simulations ?? 1000}, ${overrides.max_active_api_keys ?? 10})
   `);
   return name;
@@ -55,3 +56,25 @@ export const recordCompletedUsage = async (
     `);
   }
 };
+
+/**
+ * What the limits would have handed the handler for an admitted request, for tests that call
+ * runSimulation directly, past the HTTP chain.
+ */
+export const buildAdmission = (accountId: string, numInteractions: number, now = new Date()): SimulationAdmission => ({
+  simulationId: randomUUID(),
+  accountId,
+  plan: {
+    name: 'enterprise',
+    requests_per_minute: 1200,
+    monthly_requests: 1_000_000,
+    monthly_interactions: 500_000_000,
+    max_interactions_per_request: 100_000,
+    max_concurrent_simulations: 32,
+    max_active_api_keys: 50,
+  },
+  period: monthlyPeriod(now),
+  numInteractions,
+  recorded: false,
+  settled: false,
+});

@@ -34,7 +34,7 @@ test('a wrong token, as Bearer or as the Basic password, is 401 invalid_credenti
   }
 });
 
-test('with the token the dashboard page, its assets and its API are served, showing the simulation queue', async (t) => {
+test.serial('with the token the dashboard page, its assets and its API are served, showing the simulation queue', async (t) => {
   const { queue } = app.services.simulations;
   await queue.add(SIMULATION_JOB_NAME, { dashboard: true }, { jobId: 'dashboard-waiting' });
   t.teardown(() => queue.remove('dashboard-waiting'));
@@ -68,4 +68,27 @@ test('without ADMIN_TOKEN the dashboard does not exist: 404 not_found, whatever 
     t.is(response.status, 404);
     t.is(((await response.json()) as { error: { details: { code: string } } }).error.details.code, 'not_found');
   }
+});
+
+test.serial('a dashboard action sent with browser (Basic) credentials must come from the service\'s own origin', async (t) => {
+  const { queue } = app.services.simulations;
+  await queue.pause();
+  t.teardown(() => queue.resume());
+  const resume = (headers: Record<string, string>): Promise<Response> =>
+    fetch(`${app.url}/admin/queues/api/queues/simulations/resume`, { method: 'PUT', headers });
+  const crossSite = await resume({ Authorization: basic('operator', ADMIN_TOKEN), Origin: 'https://evil.example' });
+  t.is(crossSite.status, 403);
+  t.is(((await crossSite.json()) as { error: { details: { code: string } } }).error.details.code, 'csrf_rejected');
+  t.true(await queue.isPaused());
+
+  const ownPage = await resume({ Authorization: basic('operator', ADMIN_TOKEN), Origin: app.services.config.publicOrigin });
+  t.is(ownPage.status, 200);
+  await ownPage.arrayBuffer();
+  t.false(await queue.isPaused());
+
+  await queue.pause();
+  const script = await resume({ Authorization: `Bearer ${ADMIN_TOKEN}` });
+  t.is(script.status, 200);
+  await script.arrayBuffer();
+  t.false(await queue.isPaused());
 });

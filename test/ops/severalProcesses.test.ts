@@ -126,7 +126,7 @@ test.serial('restarting one worker mid-load loses no job', async (t) => {
   const account = await buildAccount(pool, { plan: 'enterprise' });
   const { key } = await buildApiKey(pool, account.id);
   const seeds = Array.from({ length: 16 }, (_, index) => 2000 + index);
-  const inFlight = Promise.all(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'healthcare', num_interactions: 60_000, seed })));
+  const inFlight = Promise.all(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'healthcare', num_interactions: 20_000, seed })));
   await eventually(async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 10_000, 2);
   const restarted = workers.shift() as WorkerProcess;
   t.is(await restarted.stop(), 0, restarted.output());
@@ -146,7 +146,7 @@ test.serial('a worker killed mid-job (SIGKILL) loses no job: another worker reta
   const account = await buildAccount(pool, { plan: 'enterprise' });
   const { key } = await buildApiKey(pool, account.id);
   const seeds = Array.from({ length: 8 }, (_, index) => 3000 + index);
-  const inFlight = Promise.all(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'finance', num_interactions: 80_000, seed })));
+  const inFlight = Promise.all(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'finance', num_interactions: 40_000, seed })));
   await eventually(async () => ((await queue.getActiveCount()) > 1 ? true : undefined), 10_000, 2);
   const killed = workers.shift() as WorkerProcess;
   killed.child.kill('SIGKILL');

@@ -99,9 +99,14 @@ export interface PlainResponse {
  * One request on a connection of its own (no keep-alive pool), so it reaches whichever process the kernel
  * gives a new connection to, and a closed listener shows as ECONNREFUSED.
  */
-export const requestOnNewConnection = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<PlainResponse> =>
+export const requestOnNewConnection = (
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; keepAlive?: boolean } = {},
+): Promise<PlainResponse> =>
   new Promise((resolve, reject) => {
-    const request = http.request(url, { method: init.method ?? 'GET', headers: { ...init.headers, Connection: 'close' }, agent: false }, (response) => {
+    // keepAlive asks the server to keep the connection (what a pooling client does); the socket is new either way.
+    const headers = { ...init.headers, Connection: init.keepAlive ? 'keep-alive' : 'close' };
+    const request = http.request(url, { method: init.method ?? 'GET', headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));

@@ -1,9 +1,15 @@
 import test from 'ava';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { runSimulation } from '../../api/simulations/runSimulation.ts';
+import { resolvePreset } from '../../shared/engine/index.ts';
+import { AppError } from '../../shared/errors/AppError.ts';
 import { SIMULATION_QUEUE } from '../../shared/jobs/queueName.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
+import { buildAdmission } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
@@ -79,4 +85,29 @@ test('a job whose data does not parse is failed without a retry and the worker g
 
   const response = await postSimulation(first, { preset: 'education', num_interactions: 5, seed: 1 }, { key });
   t.is(response.status, 200);
+});
+
+test('a run the engine refuses is reported at once as failed, not left to the deadline; the ledger row says failed', async (t) => {
+  const account = await buildAccount(first.services.pool, { plan: 'enterprise' });
+  const apiKey = await buildApiKey(first.services.pool, account.id);
+  const principal = { accountId: account.id, plan: 'enterprise', via: { kind: 'api_key', apiKeyId: apiKey.id } } as const;
+  const finance = resolvePreset('finance');
+  if (finance === undefined) {
+    t.fail('finance preset missing');
+    return;
+  }
+  const started = performance.now();
+  // A profile the route's validation would have refused: only the engine's own guard stops it, in the thread.
+  const error = await t.throwsAsync(runSimulation(first.services, principal, { preset: finance, profile: 'reckless', seed: 1, numInteractions: 5 }, buildAdmission(account.id, 5)), {
+    instanceOf: AppError,
+  });
+  t.is((error as AppError).status, 500);
+  t.is((error as AppError).code, 'internal_error');
+  t.true(performance.now() - started < 5000, 'well before the 30 s deadline');
+  const rows = await first.services.pool.any(sql.type(z.object({ status: z.string(), started_at: z.string().nullable() }))`
+    SELECT status, started_at FROM simulations WHERE account_id = ${account.id}
+  `);
+  t.is(rows.length, 1);
+  t.is(rows[0]?.status, 'failed');
+  t.truthy(rows[0]?.started_at);
 });

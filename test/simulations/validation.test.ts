@@ -1,9 +1,6 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { runSimulation } from '../../api/simulations/runSimulation.ts';
-import { AppError } from '../../shared/errors/AppError.ts';
-import { resolvePreset } from '../../shared/engine/index.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { postSimulation } from './postSimulation.ts';
@@ -96,21 +93,16 @@ test('refused requests leave no ledger row and enqueue nothing', async (t) => {
   t.is(await app.services.simulations.queue.count(), 0);
 });
 
-test('a preset whose available is false is refused with 409 preset_unavailable before admission', async (t) => {
-  const finance = resolvePreset('finance');
-  if (finance === undefined) {
-    t.fail('finance preset missing');
-    return;
-  }
-  const principal = { accountId, plan: 'enterprise', via: { kind: 'api_key', apiKeyId: '00000000-0000-4000-8000-000000000000' } } as const;
-  const error = await t.throwsAsync(
-    runSimulation(app.services, principal, { preset: { ...finance, available: false }, profile: 'balanced_investor', seed: 1, numInteractions: 1 }),
-    { instanceOf: AppError },
-  );
-  t.is((error as AppError).status, 409);
-  t.is((error as AppError).code, 'preset_unavailable');
+test('a preset the operator took out of service is listed available:false and refused with 409 preset_unavailable, consuming no quota', async (t) => {
+  const restricted = await startTestApp({ database: app.database, env: { DISABLED_PRESETS: 'healthcare' } });
+  t.teardown(() => restricted.close());
+  const listed = (await (await fetch(`${restricted.url}/v1/presets/healthcare`)).json()) as { available: boolean };
+  t.false(listed.available);
+  const refused = await postSimulation(restricted, { preset: 'healthcare', num_interactions: 1 }, { key });
+  t.is(refused.status, 409);
+  t.is(refused.body.error.details.code, 'preset_unavailable');
   t.is(await countLedgerRows(), 0);
-  t.is(await app.services.simulations.queue.count(), 0);
+  t.is(await restricted.services.simulations.queue.count(), 0);
 });
 
 test('GET on /v1/simulations is 405 with Allow: POST', async (t) => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import type { Job } from 'bullmq';
 import { writeRecordsJson } from '../../shared/engine/index.ts';
-import { buildAccount, buildApiKey } from '../helpers/factories.ts';
+import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { spawnWorkerProcess, type WorkerProcess } from '../helpers/startTestWorker.ts';
 import { postSimulation, rawData } from './postSimulation.ts';
@@ -18,8 +18,9 @@ const expectedDigest = sha256(writeRecordsJson({ preset: 'finance', profile: 'ba
 const startApp = async (t: { teardown: (fn: () => Promise<void>) => void }): Promise<{ app: TestApp; key: string }> => {
   const app = await startTestApp();
   t.teardown(() => app.close());
-  const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
-  const { key } = await buildApiKey(app.services.pool, account.id);
+  // A plan of its own: these runs are larger than any real plan's per-request maximum.
+  const { accountId, key } = await buildCaller(app.services.pool, {});
+  const account = { id: accountId };
   return { app, key };
 };
 

@@ -1,5 +1,7 @@
-import Router from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
+import { csrfRejected } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
+import { isSameOrigin } from '../../auth/isSameOrigin.ts';
 import { requireOperatorToken } from '../../middleware/requireOperatorToken.ts';
 import type { Services } from '../../Services.ts';
 import { createQueueDashboard, QUEUE_DASHBOARD_PATH } from './createQueueDashboard.ts';
@@ -18,7 +20,16 @@ export const adminRoutes = (services: Services): Router<AppState> => {
   }
   const guard = requireOperatorToken(adminToken, { realm: 'queue dashboard', allowBasic: true });
   const dashboard = createQueueDashboard(services.simulations.queue);
-  router.all([QUEUE_DASHBOARD_PATH, `${QUEUE_DASHBOARD_PATH}/*rest`], guard, async (ctx, next) => {
+  // A browser resends Basic credentials on its own, to any site's forms and scripts too: a dashboard action
+  // (retry, clean, remove) sent that way must come from our own pages. A Bearer token is never ambient.
+  const sameOriginActions: RouterMiddleware<AppState> = async (ctx, next) => {
+    const safe = ctx.method === 'GET' || ctx.method === 'HEAD' || ctx.method === 'OPTIONS';
+    if (!safe && /^Basic /i.test(ctx.get('Authorization')) && !isSameOrigin(ctx, services.config.publicOrigin)) {
+      throw csrfRejected();
+    }
+    await next();
+  };
+  router.all([QUEUE_DASHBOARD_PATH, `${QUEUE_DASHBOARD_PATH}/*rest`], guard, sameOriginActions, async (ctx, next) => {
     // bull-board routes with a router of its own, which would relabel the request with its inner paths.
     ctx.state.route = QUEUE_DASHBOARD_PATH;
     ctx.set('Cache-Control', 'no-store');

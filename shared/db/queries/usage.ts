@@ -11,7 +11,7 @@ export type UsageTotals = z.infer<typeof totalsSchema>;
  */
 export const sumReservedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
   connection.one(sql.type(totalsSchema)`
-    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::int AS interactions
+    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::bigint AS interactions
     FROM simulations
     WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND status IN ('queued', 'completed')
   `);
@@ -19,7 +19,7 @@ export const sumReservedUsage = async (connection: CommonQueryMethods, accountId
 /** What the usage endpoint reports: only runs that completed count as usage. */
 export const sumCompletedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
   connection.one(sql.type(totalsSchema)`
-    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::int AS interactions
+    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::bigint AS interactions
     FROM simulations
     WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND status = 'completed'
   `);

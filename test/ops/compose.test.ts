@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import test from 'ava';
+import { parse } from 'yaml';
+import { configSchema } from '../../shared/config.ts';
+
+// Docker is not available to the test suite; these check the compose file's promises statically.
+const read = (file: string): Promise<string> => readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
+
+interface Service {
+  readonly command?: string[];
+  readonly env_file?: string | string[];
+  readonly environment?: Record<string, string>;
+  readonly deploy?: { readonly replicas?: number | string };
+  readonly healthcheck?: { readonly test: string[] };
+  readonly ports?: string[];
+  readonly depends_on?: Record<string, { readonly condition: string }>;
+  readonly stop_grace_period?: string;
+  readonly volumes?: string[];
+}
+
+const loadCompose = async (): Promise<Record<string, Service>> => (parse(await read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> }).services;
+
+test('docker-compose runs API and worker replicas, each scalable on its own, the API replicas behind one published port', async (t) => {
+  const services = await loadCompose();
+  const { api, worker, proxy } = services;
+  t.deepEqual(api?.command, ['node', 'api/server.ts']);
+  t.deepEqual(worker?.command, ['node', 'worker/main.ts']);
+  t.regex(String(api?.deploy?.replicas), /^\$\{API_REPLICAS:-[2-9]\}$/);
+  t.regex(String(worker?.deploy?.replicas), /^\$\{WORKER_REPLICAS:-[2-9]\}$/);
+  // A replicated service cannot publish a fixed host port; the proxy does, and finds replicas by DNS.
+  t.is(api?.ports, undefined);
+  t.is(worker?.ports, undefined);
+  t.deepEqual(proxy?.ports, ['${HTTP_PORT:-3000}:3000']);
+  const nginx = await read('deploy/nginx.conf');
+  t.regex(nginx, /resolver 127\.0\.0\.11 valid=\d+s/);
+  t.regex(nginx, /set \$api_upstream api:3000;\s+proxy_pass http:\/\/\$api_upstream;/);
+  t.regex(nginx, /proxy_next_upstream error timeout;/);
+});
+
+test('docker-compose: health checks on /ready, Redis with noeviction and AOF, migrations before the app', async (t) => {
+  const services = await loadCompose();
+  t.true(services.api?.healthcheck?.test.join(' ').includes('/ready'));
+  t.true(services.proxy?.healthcheck?.test.join(' ').includes('/ready'));
+  const redis = services.redis?.command?.join(' ') ?? '';
+  t.regex(redis, /--maxmemory-policy noeviction/);
+  t.regex(redis, /--appendonly yes/);
+  t.truthy(services.redis?.volumes?.some((volume) => volume.endsWith(':/data')));
+  for (const name of ['api', 'worker']) {
+    t.is(services[name]?.depends_on?.migrate?.condition, 'service_completed_successfully', name);
+    t.is(services[name]?.depends_on?.postgres?.condition, 'service_healthy', name);
+    t.is(services[name]?.depends_on?.redis?.condition, 'service_healthy', name);
+    t.is(services[name]?.environment?.NODE_ENV, 'production', name);
+  }
+  // Graceful stops: longer than the drain of a simulation (30 s by default) plus the process's margin.
+  t.true(Number.parseInt(services.api?.stop_grace_period ?? '0', 10) >= 45);
+  t.true(Number.parseInt(services.worker?.stop_grace_period ?? '0', 10) >= 40);
+});
+
+test('SESSION_SECRET and the OAuth settings come from the env file, whose example lists only real settings', async (t) => {
+  const services = await loadCompose();
+  for (const name of ['api', 'worker', 'migrate']) {
+    t.deepEqual([services[name]?.env_file].flat(), ['.env'], name);
+  }
+  const example = (await read('.env.example'))
+    .split('\n')
+    .map((line) => /^#?\s*([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined);
+  const settings = new Set(Object.keys(configSchema.shape));
+  const composeOnly = new Set(['API_REPLICAS', 'WORKER_REPLICAS', 'HTTP_PORT']);
+  for (const name of example) {
+    t.true(settings.has(name) || composeOnly.has(name), `${name} is neither a setting nor a compose variable`);
+  }
+  for (const name of ['PUBLIC_URL', 'SESSION_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN', ...[...settings].filter((setting) => setting.startsWith('OAUTH_'))]) {
+    t.true(example.includes(name), `.env.example lacks ${name}`);
+  }
+  t.true((await read('.gitignore')).split('\n').includes('.env'));
+});
