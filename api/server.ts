@@ -3,11 +3,14 @@ import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { buildApp } from './app.ts';
 import { closeServices, createServices } from './createServices.ts';
+import { startStaleSweeper } from './limits/sweepStaleSimulations.ts';
 
 const config = loadConfig();
 const services = await createServices(config);
 const { logger } = services;
 const app = buildApp(services);
+// Hands back the quota of runs whose API process died mid-wait (any process may settle any such row).
+startStaleSweeper(services);
 
 // reusePort lets several API processes (API_PROCESSES) listen on one port; the kernel balances them.
 const server: Server = app.listen({ port: config.port, reusePort: true }, () => {

@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors/AppError.ts';
 import { interactionsPerRequestExceeded, presetUnavailable } from '../../shared/errors/errors.ts';
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { AppState } from '../AppState.ts';
+import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { jsonBody } from '../middleware/jsonBody.ts';
 import { validateBody } from '../middleware/validate.ts';
@@ -75,11 +76,12 @@ export const admitSimulationRequest =
     for (const [name, value] of Object.entries(admission.headers)) {
       ctx.set(name, value);
     }
-    if (admission.refusal !== undefined) {
-      throw admission.refusal;
-    }
-    if (deferred !== undefined) {
-      throw deferred;
+    const refusal = admission.refusal ?? deferred;
+    if (refusal !== undefined) {
+      if (refusal.status === 429 || refusal.status === 403) {
+        recordLimitRejection(services.metrics, refusal.code);
+      }
+      throw refusal;
     }
     if (admission.simulationId === undefined) {
       throw new Error('admission returned neither a refusal nor a simulation id');

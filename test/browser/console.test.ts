@@ -279,7 +279,17 @@ test.serial('too many runs say when to retry, and the console fits a phone scree
     await page.locator('#sim-run:not([aria-disabled="true"])').waitFor();
   }
   const error = page.locator('#sim-error');
-  t.regex((await error.textContent()) ?? '', /^Too many requests: your plan allows 5 requests a minute\. Try again in \d+ seconds?\.$/);
+  t.regex((await error.textContent()) ?? '', /^Too many requests: your plan allows 5 requests a minute\. Try again in \d+ (minute|second)s?( \d+ seconds?)?\.$/);
+  // Until then the button does not send requests that would only be refused.
+  let sent = 0;
+  page.on('response', (response) => {
+    if (response.url().endsWith('/v1/simulations')) {
+      sent += 1;
+    }
+  });
+  await page.getByRole('button', { name: 'Run simulation' }).click();
+  t.regex((await error.textContent()) ?? '', /^Your plan's limit is still reached\. Try again in \d+ (minute|second)/);
+  t.is(sent, 0);
   t.true(await fitsWidth(page), 'no sideways scrolling with a result shown');
   await shoot(t, page, '10-phone-rate-limited');
   t.deepEqual(policyViolations(problems), []);

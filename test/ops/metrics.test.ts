@@ -1,5 +1,5 @@
 import test from 'ava';
-import { recordLimitRejection } from '../../api/metrics/recordLimitRejection.ts';
+import { buildCaller } from '../helpers/limitFixtures.ts';
 import { SIMULATION_JOB_NAME } from '../../shared/jobs/simulationJob.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
@@ -71,13 +71,17 @@ test.serial('a completed simulation is counted by preset and outcome with its qu
   );
 });
 
-test.serial('limit rejections are counted by code', async (t) => {
-  recordLimitRejection(app.services.metrics, 'rate_limit_exceeded');
-  recordLimitRejection(app.services.metrics, 'rate_limit_exceeded');
-  recordLimitRejection(app.services.metrics, 'monthly_interaction_quota_exceeded');
+test.serial('limit rejections on POST /v1/simulations are counted by code', async (t) => {
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix });
+  t.teardown(() => worker.close());
+  const caller = await buildCaller(app.services.pool, { requests_per_minute: 2, max_interactions_per_request: 10 });
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 11 }, { key: caller.key })).status, 403);
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 429);
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 429);
   const samples = await scrape(app.url);
   t.is(sampleValue(samples, 'bss_limit_rejections_total', { code: 'rate_limit_exceeded' }), 2);
-  t.is(sampleValue(samples, 'bss_limit_rejections_total', { code: 'monthly_interaction_quota_exceeded' }), 1);
+  t.is(sampleValue(samples, 'bss_limit_rejections_total', { code: 'interactions_per_request_exceeded' }), 1);
 });
 
 test.serial("a worker process's pool threads are reported while it runs and dropped once it stops", async (t) => {

@@ -9,6 +9,7 @@ const MARKER_COLOR = '#c0122c';
 // Ordered so that neighbouring states (in catalog order) get the most different tints.
 const STATE_BASE = ['#56B4E9', '#E69F00', '#009E73', '#CC79A7', '#999999', '#F0E442', '#D55E00', '#0072B2'];
 const TINT = 0.32;
+const INTEGER_STEPS = [1, 2, 5].flatMap((step) => [1, 10, 100, 1000, 10_000, 100_000].map((scale) => step * scale)).sort((a, b) => a - b);
 
 const tint = (hex) => {
   const channel = (offset) => Math.round(255 - (255 - Number.parseInt(hex.slice(offset, offset + 2), 16)) * TINT);
@@ -181,12 +182,13 @@ export const drawSimulationChart = (container, result, preset) => {
               fill: MARKER_COLOR,
               width: 0,
               paths: () => null,
-              points: { show: true, size: 7, width: 1, stroke: '#ffffff', fill: MARKER_COLOR },
+              points: { show: true, size: 6, width: 1, stroke: MARKER_COLOR, fill: MARKER_COLOR },
             },
           ]),
     ],
     axes: [
-      { ...axisStyle, label: 'Interaction' },
+      // Interactions are whole numbers: no 2.5 on the axis of a short run.
+      { ...axisStyle, label: 'Interaction', incrs: INTEGER_STEPS },
       { ...axisStyle, scale: 'left', label: spec.axes[0], size: 64 },
       ...(spec.right.length === 0
         ? []

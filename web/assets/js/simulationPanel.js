@@ -1,7 +1,7 @@
 import { api } from './api.js';
 import { announce, byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
-import { formatInteger, humanize, plural } from './format.js';
+import { formatDuration, formatInteger, humanize, plural } from './format.js';
 import { downloadText, toCsv } from './exportRecords.js';
 
 const TABLE_ROWS = 20;
@@ -134,8 +134,10 @@ export const setUpSimulation = ({ onFinished }) => {
         ...chart.stateShares.map(({ state, count, color }) => {
           const swatch = el('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
           swatch.style.backgroundColor = color;
-          const share = result.data.length === 0 ? 0 : Math.round((count / result.data.length) * 100);
-          return el('li', {}, swatch, `${state} · ${share}%`);
+          const share = result.data.length === 0 ? 0 : (count / result.data.length) * 100;
+          // A state that occurred at all never reads as 0%.
+          const shown = count > 0 && share < 0.5 ? '<1%' : `${Math.round(share)}%`;
+          return el('li', {}, swatch, `${state} · ${shown}`);
         }),
       );
       figure.dataset.points = String(chart.points);
@@ -191,7 +193,8 @@ export const setUpSimulation = ({ onFinished }) => {
     }
     const wait = Math.ceil((lockedUntil - Date.now()) / 1000);
     if (wait > 0) {
-      showText(problem, `Your plan's limit is reached for now. Try again in ${plural(wait, 'second')}.`);
+      // Not sent: it would only be refused again, and a refused request still counts against the minute.
+      showText(problem, `Your plan's limit is still reached. Try again in ${formatDuration(wait)}.`);
       return;
     }
     const body = readForm();
