@@ -1,9 +1,12 @@
 import type { ParameterizedContext } from 'koa';
+import type { PlanRow } from '../shared/db/queries/plans.ts';
 
 /** What authentication proves about a request: which account, and through which credential. */
 export interface Principal {
   readonly accountId: string;
   readonly plan: string;
+  /** The plan's limits, read in the same query as the credential: a plan change applies on the next request. */
+  readonly limits: PlanRow;
   readonly via: { readonly kind: 'api_key'; readonly apiKeyId: string } | { readonly kind: 'session'; readonly sessionId: string };
 }
 

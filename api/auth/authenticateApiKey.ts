@@ -27,5 +27,5 @@ export const authenticateApiKey = async (services: Services, authorization: stri
     throw accountDisabled();
   }
   recordApiKeyUse(services, credential.api_key_id);
-  return { accountId: credential.account_id, plan: credential.plan, via: { kind: 'api_key', apiKeyId: credential.api_key_id } };
+  return { accountId: credential.account_id, plan: credential.plan, limits: credential.plan_limits, via: { kind: 'api_key', apiKeyId: credential.api_key_id } };
 };

@@ -32,5 +32,5 @@ export const authenticateSession = async (services: Services, ctx: AppContext): 
   if (!session.is_active) {
     throw accountDisabled();
   }
-  return { accountId: session.account_id, plan: session.plan, via: { kind: 'session', sessionId: session.session_id } };
+  return { accountId: session.account_id, plan: session.plan, limits: session.plan_limits, via: { kind: 'session', sessionId: session.session_id } };
 };

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { findPlanByName, type PlanRow } from '../../shared/db/queries/plans.ts';
+import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import { resolvePreset } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { interactionsPerRequestExceeded, presetUnavailable } from '../../shared/errors/errors.ts';
@@ -42,10 +42,7 @@ export const admitSimulationRequest =
   (services: Services): Middleware<AdmittedState> =>
   async (ctx, next) => {
     const principal = requirePrincipal(ctx.state);
-    const plan = await findPlanByName(services.pool, principal.plan);
-    if (plan === null) {
-      throw new Error('account references a missing plan');
-    }
+    const plan = principal.limits;
 
     let deferred: AppError | undefined;
     try {

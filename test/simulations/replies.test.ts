@@ -90,7 +90,8 @@ test('a job whose data does not parse is failed without a retry and the worker g
 test('a run the engine refuses is reported at once as failed, not left to the deadline; the ledger row says failed', async (t) => {
   const account = await buildAccount(first.services.pool, { plan: 'enterprise' });
   const apiKey = await buildApiKey(first.services.pool, account.id);
-  const principal = { accountId: account.id, plan: 'enterprise', via: { kind: 'api_key', apiKeyId: apiKey.id } } as const;
+  const admission = buildAdmission(account.id, 5);
+  const principal = { accountId: account.id, plan: 'enterprise', limits: admission.plan, via: { kind: 'api_key', apiKeyId: apiKey.id } } as const;
   const finance = resolvePreset('finance');
   if (finance === undefined) {
     t.fail('finance preset missing');
@@ -98,7 +99,7 @@ test('a run the engine refuses is reported at once as failed, not left to the de
   }
   const started = performance.now();
   // A profile the route's validation would have refused: only the engine's own guard stops it, in the thread.
-  const error = await t.throwsAsync(runSimulation(first.services, principal, { preset: finance, profile: 'reckless', seed: 1, numInteractions: 5 }, buildAdmission(account.id, 5)), {
+  const error = await t.throwsAsync(runSimulation(first.services, principal, { preset: finance, profile: 'reckless', seed: 1, numInteractions: 5 }, admission), {
     instanceOf: AppError,
   });
   t.is((error as AppError).status, 500);

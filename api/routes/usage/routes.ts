@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { findPlanByName } from '../../../shared/db/queries/plans.ts';
 import { sumCompletedUsage } from '../../../shared/db/queries/usage.ts';
 import { monthlyPeriod } from '../../../shared/limits/monthlyPeriod.ts';
 import type { AppState } from '../../AppState.ts';
@@ -14,10 +13,7 @@ export const usageRoutes = (services: Services): Router<AppState> => {
   // Read from the ledger, the durable truth, so the figures survive any loss of Redis.
   router.get('/v1/usage', authenticate(services), async (ctx) => {
     const principal = requirePrincipal(ctx.state);
-    const plan = await findPlanByName(services.pool, principal.plan);
-    if (plan === null) {
-      throw new Error('account references a missing plan');
-    }
+    const plan = principal.limits;
     const period = monthlyPeriod(services.now());
     const usage = await sumCompletedUsage(services.pool, principal.accountId, period.start);
     ctx.set('Cache-Control', 'no-store');

@@ -1,5 +1,6 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
+import { planRowSchema } from './plans.ts';
 
 export const apiKeyRowSchema = z.object({
   id: z.string(),
@@ -43,6 +44,7 @@ const credentialSchema = z.object({
   account_id: z.string(),
   account_is_active: z.boolean(),
   plan: z.string(),
+  plan_limits: planRowSchema,
 });
 
 export type ApiKeyCredential = z.infer<typeof credentialSchema>;
@@ -51,8 +53,10 @@ export type ApiKeyCredential = z.infer<typeof credentialSchema>;
 export const findApiKeyCredential = async (connection: CommonQueryMethods, keyDigest: Buffer): Promise<ApiKeyCredential | null> =>
   connection.maybeOne(sql.type(credentialSchema)`
     SELECT api_keys.id AS api_key_id, api_keys.revoked_at, accounts.id AS account_id,
-      accounts.is_active AS account_is_active, accounts.plan
-    FROM api_keys JOIN accounts ON accounts.id = api_keys.account_id
+      accounts.is_active AS account_is_active, accounts.plan, to_jsonb(plans) AS plan_limits
+    FROM api_keys
+    JOIN accounts ON accounts.id = api_keys.account_id
+    JOIN plans ON plans.name = accounts.plan
     WHERE api_keys.key_digest = ${sql.binary(keyDigest)}
   `);
 

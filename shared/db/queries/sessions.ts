@@ -1,5 +1,6 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
+import { planRowSchema } from './plans.ts';
 
 const sessionIdRow = z.object({ id: z.uuid() });
 
@@ -22,6 +23,7 @@ const sessionPrincipalRow = z.object({
   session_id: z.uuid(),
   account_id: z.uuid(),
   plan: z.string(),
+  plan_limits: planRowSchema,
   is_active: z.boolean(),
 });
 
@@ -33,9 +35,10 @@ export const findLiveSession = async (
   input: { readonly sessionId: string; readonly now: Date },
 ): Promise<SessionPrincipalRow | null> =>
   connection.maybeOne(sql.type(sessionPrincipalRow)`
-    SELECT sessions.id AS session_id, accounts.id AS account_id, accounts.plan, accounts.is_active
+    SELECT sessions.id AS session_id, accounts.id AS account_id, accounts.plan, to_jsonb(plans) AS plan_limits, accounts.is_active
     FROM sessions
     JOIN accounts ON accounts.id = sessions.account_id
+    JOIN plans ON plans.name = accounts.plan
     WHERE sessions.id = ${input.sessionId}
       AND sessions.invalidated_at IS NULL
       AND sessions.expires_at > ${sql.timestamp(input.now)}
