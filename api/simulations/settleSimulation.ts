@@ -13,16 +13,19 @@ const toIso = (epochMs: number | null): string | null => (epochMs === null ? nul
  * anything back, so settling twice (or racing the stale-run sweeper) never gives back twice.
  */
 export const settleSimulation = async (services: Services, admitted: AdmittedSimulation, outcome: SimulationOutcome): Promise<void> => {
-  const row = await finishSimulation(services.pool, {
+  const { admission } = admitted;
+  const finishing = finishSimulation(services.pool, {
     id: admitted.simulationId,
     status: outcome.status,
     startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
     finishedAt: new Date(outcome.finishedAt).toISOString(),
     computeMs: outcome.status === 'completed' ? outcome.computeMs : null,
   });
-  const { admission } = admitted;
-  if (row !== null) {
-    await releaseSimulation(services, { ...admission, giveBack: outcome.status !== 'completed' });
+  if (outcome.status === 'completed') {
+    // A completed run keeps its quota whoever settles it, so its slot is freed alongside the ledger write.
+    await Promise.all([finishing, releaseSimulation(services, { ...admission, giveBack: false })]);
+  } else if ((await finishing) !== null) {
+    await releaseSimulation(services, { ...admission, giveBack: true });
   }
   admission.settled = true;
 };
