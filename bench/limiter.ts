@@ -1,0 +1,77 @@
+// `npm run bench:limiter`: what the limits add to a simulation request (issue 6: one Redis round trip).
+// Measures, in one run against the same Redis: a bare PING round trip (the floor of any Redis call) and
+// the admission script (rate window + quotas + slot), each called sequentially, then reports the ratio.
+import { randomUUID } from 'node:crypto';
+import { parseConfig } from '../shared/config.ts';
+import { createLogger } from '../shared/logger.ts';
+import { admitSimulation, releaseSimulation } from '../api/limits/admitSimulation.ts';
+import type { Services } from '../api/Services.ts';
+import { createRedis } from '../shared/redis/createRedis.ts';
+import { deleteRedisPrefix, TEST_REDIS_URL } from '../test/helpers/testRedis.ts';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
+const prefix = `bench:${randomUUID().slice(0, 8)}`;
+const redis = createRedis(TEST_REDIS_URL, { role: 'test' });
+await new Promise((resolve) => redis.once('ready', resolve));
+
+// Only what admitSimulation touches: Redis, the clock and the deadline setting. The quota counters are
+// seeded first, so no call needs the ledger.
+const services = {
+  config: parseConfig({ NODE_ENV: 'test' }),
+  redis,
+  redisPrefix: prefix,
+  logger: createLogger('silent', 'bench'),
+  now: () => new Date(),
+} as unknown as Services;
+const plan = {
+  name: 'bench',
+  requests_per_minute: 10_000_000,
+  monthly_requests: 1_000_000_000,
+  monthly_interactions: 1_000_000_000_000,
+  max_interactions_per_request: 100_000,
+  max_concurrent_simulations: 1_000,
+  max_active_api_keys: 1,
+};
+const accountId = randomUUID();
+const { monthlyPeriod } = await import('../shared/limits/monthlyPeriod.ts');
+await redis.hset(`${prefix}:quota:{${accountId}}:${monthlyPeriod(new Date()).key}`, 'requests', 0, 'interactions', 0);
+
+const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const timeEach = async (work: () => Promise<unknown>): Promise<number> => {
+  const samples: number[] = [];
+  for (let index = 0; index < CALLS; index += 1) {
+    const started = performance.now();
+    await work();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+};
+
+try {
+  for (let index = 0; index < 500; index += 1) {
+    await redis.ping();
+  }
+  const ping = await timeEach(() => redis.ping());
+  const admit = await timeEach(async () => {
+    const admission = await admitSimulation(services, { accountId, plan, requestId: randomUUID(), numInteractions: 1 });
+    if (admission.simulationId === undefined) {
+      throw new Error(`refused: ${admission.refusal?.code}`);
+    }
+    // Keep the slot set small, as completed runs do; not part of the measured admission.
+    void releaseSimulation(services, { accountId, simulationId: admission.simulationId, period: admission.period, numInteractions: 1, giveBack: false });
+  });
+  const ping2 = await timeEach(() => redis.ping());
+  const floor = Math.min(ping, ping2);
+  process.stdout.write(
+    [
+      `| call (median of ${CALLS}, sequential) | ms | × PING |`,
+      '| --- | ---: | ---: |',
+      `| Redis PING (baseline, same run) | ${floor.toFixed(3)} | 1.00 |`,
+      `| admission script (rate + quotas + slot) | ${admit.toFixed(3)} | ${(admit / floor).toFixed(2)} |`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  await deleteRedisPrefix(prefix);
+  redis.disconnect();
+}
