@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { TestApp } from '../helpers/startTestApp.ts';
-import type { DevIdentity } from '../helpers/startTestIdp.ts';
+import type { TestFn } from 'ava';
+import { signIn, signInEnv } from '../helpers/signInWithIdp.ts';
+import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
+import { type DevIdentity, startTestIdp, type TestIdp } from '../helpers/startTestIdp.ts';
 
 export interface JsonResponse {
   readonly status: number;
@@ -49,3 +51,36 @@ export const browserRequest = async (
 };
 
 export const getAccount = (app: TestApp, cookie: string | undefined): Promise<JsonResponse> => browserRequest(app, 'GET', '/v1/account', { cookie });
+
+export interface SignInStack {
+  readonly idp: TestIdp;
+  readonly app: TestApp;
+}
+
+/**
+ * Registers a test file's hooks for signing in: before its tests, a test IdP and an app whose providers are
+ * that IdP; after them, both closed. The fields are set once the before hook has run, so read them inside
+ * tests, not at module level.
+ */
+export const useSignInStack = (test: TestFn): SignInStack => {
+  const stack: { idp?: TestIdp; app?: TestApp } = {};
+  test.before(async () => {
+    stack.idp = await startTestIdp();
+    stack.app = await startTestApp({ env: signInEnv(stack.idp) });
+  });
+  test.after.always(async () => {
+    await stack.app?.close();
+    await stack.idp?.stop();
+  });
+  return stack as SignInStack;
+};
+
+/** Someone new signed in through GitHub: their session cookie and account id. */
+export const signedIn = async ({ app, idp }: SignInStack): Promise<{ cookie: string; accountId: string }> => {
+  const login = await signIn(app, idp, 'github', someone());
+  const account = await getAccount(app, login.sessionCookie);
+  if (login.sessionCookie === undefined || account.status !== 200) {
+    throw new Error('sign-in failed');
+  }
+  return { cookie: login.sessionCookie, accountId: account.body.id };
+};

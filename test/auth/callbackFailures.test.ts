@@ -1,29 +1,16 @@
 import test, { type ExecutionContext } from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { authorizeAtIdp, followCallback, setCookieFor, signIn, signInEnv, startLogin, TEST_FRONTEND_URL } from '../helpers/signInWithIdp.ts';
-import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTestIdp, type TestIdp } from '../helpers/startTestIdp.ts';
-import { getAccount, someone } from './authFixtures.ts';
+import { authorizeAtIdp, followCallback, setCookieFor, signIn, startLogin, TEST_FRONTEND_URL } from '../helpers/signInWithIdp.ts';
+import { getAccount, someone, useSignInStack } from './authFixtures.ts';
 
-let idp: TestIdp;
-let app: TestApp;
-
-test.before(async () => {
-  idp = await startTestIdp();
-  app = await startTestApp({ env: signInEnv(idp) });
-});
-
-test.after.always(async () => {
-  await app?.close();
-  await idp?.stop();
-});
+const stack = useSignInStack(test);
 
 const sessionCount = async (): Promise<number> =>
-  app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM sessions`);
+  stack.app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM sessions`);
 
 const accountCount = async (email: string): Promise<number> =>
-  app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM accounts WHERE email = ${email}`);
+  stack.app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM accounts WHERE email = ${email}`);
 
 /** A failed callback: 302 to the frontend with the code, no session cookie, the pre-login state dropped. */
 const assertFailedLogin = (t: ExecutionContext, response: Response, code: string): void => {
@@ -39,7 +26,7 @@ const assertFailedLogin = (t: ExecutionContext, response: Response, code: string
 test.serial('denied consent lands on /account?error=access_denied with no session and no account', async (t) => {
   const person = someone();
   const before = await sessionCount();
-  const login = await signIn(app, idp, 'github', 'deny');
+  const login = await signIn(stack.app, stack.idp, 'github', 'deny');
   assertFailedLogin(t, login.response, 'access_denied');
   t.is(await sessionCount(), before);
   t.is(await accountCount(person.email ?? ''), 0);
@@ -47,51 +34,51 @@ test.serial('denied consent lands on /account?error=access_denied with no sessio
 
 test.serial('a callback whose state differs from the one issued is refused with error=invalid_state', async (t) => {
   const before = await sessionCount();
-  const started = await startLogin(app, 'google');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'google');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
   callback.searchParams.set('state', `${started.state.slice(0, -1)}${started.state.endsWith('0') ? '1' : '0'}`);
-  const response = await followCallback(app, callback, [started.preLoginCookie]);
+  const response = await followCallback(stack.app, callback, [started.preLoginCookie]);
   assertFailedLogin(t, response, 'invalid_state');
   t.is(await sessionCount(), before);
 });
 
 test.serial('a callback from a browser that never started a login (no pre-login cookie) is refused', async (t) => {
-  const started = await startLogin(app, 'github');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'github');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
   // An attacker's own code and state, delivered to a victim's browser: login CSRF.
-  const response = await followCallback(app, callback, []);
+  const response = await followCallback(stack.app, callback, []);
   assertFailedLogin(t, response, 'invalid_state');
 });
 
 test.serial('a tampered pre-login cookie is no pending login', async (t) => {
-  const started = await startLogin(app, 'github');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'github');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
   const [name, value = ''] = started.preLoginCookie.split('=');
   const flipped = `${value.slice(0, 10)}${value[10] === 'A' ? 'B' : 'A'}${value.slice(11)}`;
-  const response = await followCallback(app, callback, [`${name}=${flipped}`]);
+  const response = await followCallback(stack.app, callback, [`${name}=${flipped}`]);
   assertFailedLogin(t, response, 'invalid_state');
 });
 
 test.serial('a login started for GitHub cannot finish on the Google callback', async (t) => {
-  const started = await startLogin(app, 'github');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'github');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
   callback.pathname = '/v1/auth/google/callback';
-  const response = await followCallback(app, callback, [started.preLoginCookie]);
+  const response = await followCallback(stack.app, callback, [started.preLoginCookie]);
   assertFailedLogin(t, response, 'invalid_state');
 });
 
 test.serial('replaying a finished callback does not sign in again', async (t) => {
-  const started = await startLogin(app, 'github');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'github');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
-  const first = await followCallback(app, callback, [started.preLoginCookie]);
+  const first = await followCallback(stack.app, callback, [started.preLoginCookie]);
   t.is(first.status, 302);
   t.truthy(setCookieFor(first, 'service_session'));
-  const replay = await followCallback(app, callback, [started.preLoginCookie]);
+  const replay = await followCallback(stack.app, callback, [started.preLoginCookie]);
   t.is(replay.status, 302);
   t.is(setCookieFor(replay, 'service_session'), undefined);
   t.regex(replay.headers.get('location') ?? '', /\/account\?error=/);
@@ -99,48 +86,48 @@ test.serial('replaying a finished callback does not sign in again', async (t) =>
 
 test.serial('a code the provider refuses to exchange lands on error=exchange_failed', async (t) => {
   const before = await sessionCount();
-  const started = await startLogin(app, 'google');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'google');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
   callback.searchParams.set('code', 'not-a-code-the-provider-issued');
-  const response = await followCallback(app, callback, [started.preLoginCookie]);
+  const response = await followCallback(stack.app, callback, [started.preLoginCookie]);
   assertFailedLogin(t, response, 'exchange_failed');
   t.is(await sessionCount(), before);
 });
 
 test.serial('a provider error other than denial lands on error=provider_error', async (t) => {
-  const started = await startLogin(app, 'github');
+  const started = await startLogin(stack.app, 'github');
   const callback = new URL('http://service.example.test/v1/auth/github/callback');
   callback.searchParams.set('state', started.state);
   callback.searchParams.set('error', 'temporarily_unavailable');
-  const response = await followCallback(app, callback, [started.preLoginCookie]);
+  const response = await followCallback(stack.app, callback, [started.preLoginCookie]);
   assertFailedLogin(t, response, 'provider_error');
 });
 
 test.serial('an identity without any e-mail address cannot sign in (error=email_unavailable)', async (t) => {
-  const login = await signIn(app, idp, 'github', someone({ email: null }));
+  const login = await signIn(stack.app, stack.idp, 'github', someone({ email: null }));
   assertFailedLogin(t, login.response, 'email_unavailable');
 });
 
 test.serial('a disabled account is not signed in (error=account_disabled)', async (t) => {
   const person = someone();
-  const first = await signIn(app, idp, 'google', person);
-  const account = await getAccount(app, first.sessionCookie);
-  await app.services.pool.query(sql.type(z.object({}))`UPDATE accounts SET is_active = false WHERE id = ${account.body.id}`);
+  const first = await signIn(stack.app, stack.idp, 'google', person);
+  const account = await getAccount(stack.app, first.sessionCookie);
+  await stack.app.services.pool.query(sql.type(z.object({}))`UPDATE accounts SET is_active = false WHERE id = ${account.body.id}`);
   const before = await sessionCount();
-  const again = await signIn(app, idp, 'google', person);
+  const again = await signIn(stack.app, stack.idp, 'google', person);
   assertFailedLogin(t, again.response, 'account_disabled');
   t.is(await sessionCount(), before);
 });
 
 test.serial('the callback never logs the authorization code, the state or tokens', async (t) => {
-  const started = await startLogin(app, 'github');
-  idp.setOutcomeForState(started.state, someone());
+  const started = await startLogin(stack.app, 'github');
+  stack.idp.setOutcomeForState(started.state, someone());
   const callback = await authorizeAtIdp(started.authorizeUrl);
   const code = callback.searchParams.get('code') ?? '';
-  const response = await followCallback(app, callback, [started.preLoginCookie]);
+  const response = await followCallback(stack.app, callback, [started.preLoginCookie]);
   t.is(response.status, 302);
-  const logs = app.logs();
+  const logs = stack.app.logs();
   t.true(code.length > 10);
   t.false(logs.includes(code));
   t.false(logs.includes(started.state));

@@ -1,109 +1,87 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { signIn, signInEnv, TEST_PUBLIC_URL } from '../helpers/signInWithIdp.ts';
-import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTestIdp, type TestIdp } from '../helpers/startTestIdp.ts';
-import { browserRequest, getAccount, type JsonResponse, someone } from './authFixtures.ts';
+import { TEST_PUBLIC_URL } from '../helpers/signInWithIdp.ts';
+import { browserRequest, getAccount, type JsonResponse, signedIn, useSignInStack } from './authFixtures.ts';
 
-let idp: TestIdp;
-let app: TestApp;
-
-test.before(async () => {
-  idp = await startTestIdp();
-  app = await startTestApp({ env: signInEnv(idp) });
-});
-
-test.after.always(async () => {
-  await app?.close();
-  await idp?.stop();
-});
+const stack = useSignInStack(test);
 
 const EVIL = 'https://evil.example';
 
-const signedIn = async (): Promise<{ cookie: string; accountId: string }> => {
-  const login = await signIn(app, idp, 'github', someone());
-  const account = await getAccount(app, login.sessionCookie);
-  if (login.sessionCookie === undefined || account.status !== 200) {
-    throw new Error('sign-in failed');
-  }
-  return { cookie: login.sessionCookie, accountId: account.body.id };
-};
-
 const keyCount = async (accountId: string): Promise<number> =>
-  app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM api_keys WHERE account_id = ${accountId}`);
+  stack.app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM api_keys WHERE account_id = ${accountId}`);
 
 const isCsrfRejection = (response: JsonResponse): boolean => response.status === 403 && response.body?.error?.details?.code === 'csrf_rejected';
 
 test('a cross-origin POST with a session cookie is 403 csrf_rejected and changes nothing', async (t) => {
-  const { cookie, accountId } = await signedIn();
-  const response = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, origin: EVIL, body: { name: 'stolen' } });
+  const { cookie, accountId } = await signedIn(stack);
+  const response = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, origin: EVIL, body: { name: 'stolen' } });
   t.true(isCsrfRejection(response));
   t.is(response.body.error.status_code, 403);
   t.is(await keyCount(accountId), 0);
 });
 
 test('the same POST from the service\'s own origin works', async (t) => {
-  const { cookie, accountId } = await signedIn();
-  const response = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'mine' } });
+  const { cookie, accountId } = await signedIn(stack);
+  const response = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'mine' } });
   t.is(response.status, 201);
   t.is(await keyCount(accountId), 1);
 });
 
 test('without Origin, a same-origin Referer is accepted and a foreign one refused', async (t) => {
-  const { cookie } = await signedIn();
-  const foreign = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, referer: `${EVIL}/page`, body: { name: 'x' } });
+  const { cookie } = await signedIn(stack);
+  const foreign = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, referer: `${EVIL}/page`, body: { name: 'x' } });
   t.true(isCsrfRejection(foreign));
-  const own = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, referer: `${TEST_PUBLIC_URL}/account?tab=keys`, body: { name: 'x' } });
+  const own = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, referer: `${TEST_PUBLIC_URL}/account?tab=keys`, body: { name: 'x' } });
   t.is(own.status, 201);
 });
 
 test('a cookie-authenticated POST with neither Origin nor Referer is refused', async (t) => {
-  const { cookie } = await signedIn();
-  const response = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, body: { name: 'x' } });
+  const { cookie } = await signedIn(stack);
+  const response = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, body: { name: 'x' } });
   t.true(isCsrfRejection(response));
 });
 
 test('look-alike origins are foreign: another port, scheme or host, and the opaque "null"', async (t) => {
-  const { cookie } = await signedIn();
+  const { cookie } = await signedIn(stack);
   for (const origin of ['http://service.example.test:8080', 'https://service.example.test', 'http://evil.service.example.test', 'null']) {
-    const response = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, origin, body: { name: 'x' } });
+    const response = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, origin, body: { name: 'x' } });
     t.true(isCsrfRejection(response), origin);
   }
 });
 
 test('a cross-origin DELETE with a session cookie is refused and the key stays active', async (t) => {
-  const { cookie } = await signedIn();
-  const created = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'keep' } });
-  const response = await browserRequest(app, 'DELETE', `/v1/api-keys/${created.body.id}`, { cookie, origin: EVIL });
+  const { cookie } = await signedIn(stack);
+  const created = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'keep' } });
+  const response = await browserRequest(stack.app, 'DELETE', `/v1/api-keys/${created.body.id}`, { cookie, origin: EVIL });
   t.true(isCsrfRejection(response));
-  const listed = await browserRequest(app, 'GET', '/v1/api-keys', { cookie });
+  const listed = await browserRequest(stack.app, 'GET', '/v1/api-keys', { cookie });
   t.is(listed.body[0].is_active, true);
 });
 
 test('a cross-origin simulation request with a session cookie is refused before anything runs', async (t) => {
-  const { cookie } = await signedIn();
-  const response = await browserRequest(app, 'POST', '/v1/simulations', { cookie, origin: EVIL, body: { preset: 'finance', num_interactions: 5 } });
+  const { cookie } = await signedIn(stack);
+  const response = await browserRequest(stack.app, 'POST', '/v1/simulations', { cookie, origin: EVIL, body: { preset: 'finance', num_interactions: 5 } });
   t.true(isCsrfRejection(response));
 });
 
 test('a cross-origin logout does not end the session', async (t) => {
-  const { cookie } = await signedIn();
-  const response = await browserRequest(app, 'POST', '/v1/auth/logout', { cookie, origin: EVIL });
+  const { cookie } = await signedIn(stack);
+  const response = await browserRequest(stack.app, 'POST', '/v1/auth/logout', { cookie, origin: EVIL });
   t.true(isCsrfRejection(response));
-  t.is((await getAccount(app, cookie)).status, 200);
+  t.is((await getAccount(stack.app, cookie)).status, 200);
 });
 
 test('reads are not state-changing: a cross-origin GET with a session cookie is answered', async (t) => {
-  const { cookie } = await signedIn();
-  const response = await browserRequest(app, 'GET', '/v1/account', { cookie, origin: EVIL });
+  const { cookie } = await signedIn(stack);
+  const response = await browserRequest(stack.app, 'GET', '/v1/account', { cookie, origin: EVIL });
   t.is(response.status, 200);
 });
 
 test('API-key requests are exempt from the origin check', async (t) => {
-  const { cookie } = await signedIn();
-  const created = await browserRequest(app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'script' } });
-  const response = await browserRequest(app, 'DELETE', `/v1/api-keys/${created.body.id}`, {
+  const { cookie } = await signedIn(stack);
+  const created = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'script' } });
+  const response = await browserRequest(stack.app, 'DELETE', `/v1/api-keys/${created.body.id}`, {
     origin: EVIL,
     headers: { Authorization: `Bearer ${created.body.key}` },
   });

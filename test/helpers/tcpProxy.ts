@@ -2,16 +2,22 @@ import net from 'node:net';
 
 export interface TcpProxy {
   readonly port: number;
+  /** Sends new connections to another port from now on (open ones keep theirs). */
+  readonly forwardTo: (targetPort: number) => void;
   /** Simulates an outage: open connections are reset and new ones refused. */
   readonly cut: () => Promise<void>;
   readonly close: () => Promise<void>;
 }
 
-/** A loopback TCP proxy to a real service, so a test can take that service away from one app only. */
+/**
+ * A loopback TCP proxy to a real service, so a test can take that service away from one app only. Its port
+ * exists before the target does if need be: start it with target 0 and name the target with `forwardTo`.
+ */
 export const startTcpProxy = async (targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> => {
+  let target = targetPort;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost);
+    const upstream = net.connect(target, targetHost);
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
     const drop = (): void => {
@@ -35,5 +41,8 @@ export const startTcpProxy = async (targetPort: number, targetHost = '127.0.0.1'
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   };
-  return { port, cut: close, close };
+  const forwardTo = (next: number): void => {
+    target = next;
+  };
+  return { port, forwardTo, cut: close, close };
 };

@@ -2,10 +2,11 @@ import test from 'ava';
 import type { DatabasePool } from 'slonik';
 import { createDatabasePool } from '../../shared/db/createDatabasePool.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
+import { type ServiceProcess, spawnService } from '../helpers/spawnService.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { createRedisPrefix, deleteRedisPrefix } from '../helpers/testRedis.ts';
 import { eventually } from './eventually.ts';
-import { freePort, requestOnNewConnection, type ServiceProcess, simulate, spawnService } from './spawnApiProcess.ts';
+import { freePort, requestOnNewConnection, simulate } from './spawnApiProcess.ts';
 
 let database: TestDatabase;
 let pool: DatabasePool;

@@ -7,12 +7,13 @@ import { z } from 'zod';
 import { createDatabasePool } from '../../shared/db/createDatabasePool.ts';
 import { SIMULATION_QUEUE } from '../../shared/jobs/queueName.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
+import type { ServiceProcess } from '../helpers/spawnService.ts';
 import { spawnWorkerProcess, type WorkerProcess } from '../helpers/startTestWorker.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { createRedisPrefix, deleteRedisPrefix, TEST_REDIS_URL } from '../helpers/testRedis.ts';
 import { eventually } from './eventually.ts';
 import { sampleValue, scrape } from './scrape.ts';
-import { type PlainResponse, requestOnNewConnection, type ServiceProcess, simulate, spawnApiProcess } from './spawnApiProcess.ts';
+import { type PlainResponse, requestOnNewConnection, simulate, spawnApiProcess } from './spawnApiProcess.ts';
 
 // Two API processes and two worker processes on loopback, sharing one database and one Redis prefix.
 let database: TestDatabase;

@@ -1,6 +1,7 @@
 import { clamp } from '../clamp.ts';
 import { commonFields, decimalField, integerField } from '../fieldSpec.ts';
 import type { Rng } from '../rng.ts';
+import { SequenceCounter } from '../sequenceCounter.ts';
 import type { PresetModel, Simulator } from '../simulator.ts';
 
 // One interaction is one item (question) answered in an adaptive tutoring session; a sequence is one
@@ -69,10 +70,7 @@ class EducationSimulator implements Simulator {
   readonly values = new Float64Array(7);
   private readonly rng: Rng;
   private readonly profile: EducationProfile;
-  private sequenceId = 0;
-  private interactionId = 0;
-  private item = 0;
-  private ended = true;
+  private readonly sequence = new SequenceCounter(EPISODE_ITEMS);
   private state = OPTIMAL;
   private ability = 0;
   private logMedianTime = 0;
@@ -87,23 +85,19 @@ class EducationSimulator implements Simulator {
   next(): void {
     const rng = this.rng;
     const p = this.profile;
-    this.interactionId++;
-    const newSequence = this.ended;
+    const sequence = this.sequence;
+    const newSequence = sequence.begin();
     if (newSequence) {
-      this.sequenceId++;
-      this.ended = false;
-      this.item = 0;
       this.ability = p.ability + 0.35 * rng.nextNormal();
       this.logMedianTime = Math.log(p.medianTimeMs) + 0.15 * rng.nextNormal();
       this.level = CURRICULUM_LEVEL;
     }
-    this.item++;
 
     const milli = Math.round(clamp(this.level + ITEM_SPREAD * rng.nextNormal(), 0.01, 0.99) * 1000);
     const difficulty = milli / 1000;
     const b = (difficulty - 0.5) * DIFFICULTY_SPAN;
     // How hard this item is for this learner: 0 trivial, 1 far beyond them; fatigue adds up over a session.
-    const challenge = clamp(logistic(1.7 * (b - this.ability)) + 0.004 * this.item, 0, 1);
+    const challenge = clamp(logistic(1.7 * (b - this.ability)) + 0.004 * sequence.step, 0, 1);
 
     if (newSequence) {
       this.state = OPTIMAL;
@@ -138,14 +132,12 @@ class EducationSimulator implements Simulator {
     );
 
     const v = this.values;
-    v[0] = this.sequenceId;
-    v[1] = this.interactionId;
-    v[2] = state;
     v[3] = responseTimeMs;
     v[4] = correct;
     v[5] = milli;
     v[6] = load;
-    if (this.item >= EPISODE_ITEMS) this.ended = true;
+    // No terminal state: a session ends after its items.
+    sequence.finish(v, state, false);
   }
 }
 

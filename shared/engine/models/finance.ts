@@ -3,6 +3,7 @@ import { commonFields, decimalField, integerField } from '../fieldSpec.ts';
 import { MarkovChain } from '../markovChain.ts';
 import type { TransitionRows } from '../markovChain.ts';
 import type { Rng } from '../rng.ts';
+import { SequenceCounter } from '../sequenceCounter.ts';
 import type { PresetModel, Simulator } from '../simulator.ts';
 
 // One interaction is one trading day of one investor's account; a sequence is the account from opening
@@ -98,10 +99,7 @@ class FinanceSimulator implements Simulator {
   readonly values = new Float64Array(6);
   private readonly rng: Rng;
   private readonly profile: FinanceProfile;
-  private sequenceId = 0;
-  private interactionId = 0;
-  private day = 0;
-  private ended = true;
+  private readonly sequence = new SequenceCounter(EPISODE_DAYS);
   private state = START_STATE;
   private cents = 0;
   private peakCents = 0;
@@ -114,11 +112,7 @@ class FinanceSimulator implements Simulator {
   next(): void {
     const rng = this.rng;
     const p = this.profile;
-    this.interactionId++;
-    if (this.ended) {
-      this.sequenceId++;
-      this.ended = false;
-      this.day = 0;
+    if (this.sequence.begin()) {
       this.state = START_STATE;
       const deposit = clamp(p.startValueMedian * Math.exp(0.9 * rng.nextNormal()), 500, 5_000_000);
       this.cents = Math.round(deposit * 100);
@@ -128,7 +122,6 @@ class FinanceSimulator implements Simulator {
       this.state = p.chain.next(this.state, rng.nextFloat());
     }
     const state = this.state;
-    this.day++;
 
     const volatility = p.baseVolatility * STATE_VOLATILITY[state]!;
     let r = p.driftScale * STATE_DRIFT[state]! + volatility * rng.nextNormal();
@@ -145,13 +138,10 @@ class FinanceSimulator implements Simulator {
     const alert = drawdown >= p.drawdownAlert || Math.abs(dailyReturn) >= p.moveAlert ? 1 : 0;
 
     const v = this.values;
-    v[0] = this.sequenceId;
-    v[1] = this.interactionId;
-    v[2] = state;
     v[3] = cents;
     v[4] = micros;
     v[5] = alert;
-    if (state === CLOSED || this.day >= EPISODE_DAYS) this.ended = true;
+    this.sequence.finish(v, state, state === CLOSED);
   }
 }
 

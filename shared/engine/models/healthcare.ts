@@ -3,6 +3,7 @@ import { commonFields, decimalField, integerField } from '../fieldSpec.ts';
 import { MarkovChain } from '../markovChain.ts';
 import type { TransitionRows } from '../markovChain.ts';
 import type { Rng } from '../rng.ts';
+import { SequenceCounter } from '../sequenceCounter.ts';
 import type { PresetModel, Simulator } from '../simulator.ts';
 
 // One interaction is one set of vital signs taken on a nursing round; a sequence is one patient's episode
@@ -103,10 +104,7 @@ class HealthcareSimulator implements Simulator {
   readonly values = new Float64Array(10);
   private readonly rng: Rng;
   private readonly profile: HealthcareProfile;
-  private sequenceId = 0;
-  private interactionId = 0;
-  private round = 0;
-  private ended = true;
+  private readonly sequence = new SequenceCounter(EPISODE_ROUNDS);
   private state = 0;
   // The patient's own baseline offsets, drawn at admission.
   private baseHeartRate = 0;
@@ -128,11 +126,7 @@ class HealthcareSimulator implements Simulator {
   next(): void {
     const rng = this.rng;
     const p = this.profile;
-    this.interactionId++;
-    if (this.ended) {
-      this.sequenceId++;
-      this.ended = false;
-      this.round = 0;
+    if (this.sequence.begin()) {
       const s = p.startState;
       this.state = s;
       this.baseHeartRate = p.heartRateShift + 6 * rng.nextNormal();
@@ -148,7 +142,6 @@ class HealthcareSimulator implements Simulator {
       this.state = p.chain.next(this.state, rng.nextFloat());
     }
     const state = this.state;
-    this.round++;
 
     const noise = NOISE[state]!;
     this.heartRate += PULL * (HEART_RATE[state]! + this.baseHeartRate - this.heartRate) + 4 * noise * rng.nextNormal();
@@ -187,9 +180,6 @@ class HealthcareSimulator implements Simulator {
         : 0;
 
     const v = this.values;
-    v[0] = this.sequenceId;
-    v[1] = this.interactionId;
-    v[2] = state;
     v[3] = heartRate;
     v[4] = systolic;
     v[5] = diastolic;
@@ -197,7 +187,7 @@ class HealthcareSimulator implements Simulator {
     v[7] = temperatureTenths;
     v[8] = medicationTaken;
     v[9] = alert;
-    if (state === DISCHARGED || this.round >= EPISODE_ROUNDS) this.ended = true;
+    this.sequence.finish(v, state, state === DISCHARGED);
   }
 }
 

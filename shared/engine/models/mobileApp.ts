@@ -2,6 +2,7 @@ import { commonFields, decimalField, enumField, integerField } from '../fieldSpe
 import { MarkovChain } from '../markovChain.ts';
 import type { TransitionRows } from '../markovChain.ts';
 import type { Rng } from '../rng.ts';
+import { SequenceCounter } from '../sequenceCounter.ts';
 import type { PresetModel, Simulator } from '../simulator.ts';
 
 // One interaction is one analytics event of one user; a sequence is that user's life from install until
@@ -176,10 +177,7 @@ class MobileAppSimulator implements Simulator {
   readonly values = new Float64Array(8);
   private readonly rng: Rng;
   private readonly profile: MobileProfile;
-  private sequenceId = 0;
-  private interactionId = 0;
-  private count = 0;
-  private ended = true;
+  private readonly sequence = new SequenceCounter(EPISODE_EVENTS);
   private state = ONBOARDING;
   private sessionOver = false;
   private crashed = false;
@@ -194,14 +192,10 @@ class MobileAppSimulator implements Simulator {
 
   next(): void {
     const rng = this.rng;
-    this.interactionId++;
     let event: number;
     let revenueCents = 0;
     let crash = 0;
-    if (this.ended) {
-      this.sequenceId++;
-      this.ended = false;
-      this.count = 0;
+    if (this.sequence.begin()) {
       this.state = ONBOARDING;
       event = this.openSession();
     } else if (this.sessionOver) {
@@ -212,7 +206,6 @@ class MobileAppSimulator implements Simulator {
         event = APP_UNINSTALL;
         this.elapsed = 0;
         this.screens = 0;
-        this.ended = true;
       } else {
         event = this.openSession();
       }
@@ -238,15 +231,13 @@ class MobileAppSimulator implements Simulator {
     }
 
     const v = this.values;
-    v[0] = this.sequenceId;
-    v[1] = this.interactionId;
-    v[2] = this.state;
     v[3] = event;
     v[4] = Math.round(this.elapsed * 10);
     v[5] = this.screens;
     v[6] = revenueCents;
     v[7] = crash;
-    if (++this.count >= EPISODE_EVENTS) this.ended = true;
+    // Only the uninstall above enters Churned, and it ends the sequence.
+    this.sequence.finish(v, this.state, this.state === CHURNED);
   }
 
   /** Starts a session in the current state; returns its opening event. */
