@@ -30,7 +30,10 @@ test.serial('with one concurrent simulation allowed, a second overlapping run an
   const caller = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });
   // No worker yet: the first run holds its slot while it waits in the queue.
   const first = postSimulation(app, { preset: 'finance', num_interactions: 5, seed: 1 }, { key: caller.key });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const slots = limitKeys(app.redisPrefix, caller.accountId, 'unused').slots;
+  while ((await redis.zcard(slots)) === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   const second = await postSimulation(app, { preset: 'finance', num_interactions: 5, seed: 2 }, { key: caller.key });
   t.is(second.status, 429);
   t.like(second.body.error.details, { code: 'concurrency_limit_exceeded', limit: 1 });
