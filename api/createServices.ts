@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
@@ -8,22 +9,11 @@ import { instrumentSimulationClient } from './metrics/instrumentSimulationClient
 import { createSimulationClient } from './simulations/createSimulationClient.ts';
 import type { Services } from './Services.ts';
 
-// The one default prefix, shared with the worker through the configuration (REDIS_PREFIX).
-export { DEFAULT_REDIS_PREFIX } from '../shared/config.ts';
-
 const waitUntilReady = async (redis: Redis, timeoutMs: number): Promise<void> => {
-  if (redis.status === 'ready') {
-    return;
+  if (redis.status !== 'ready') {
+    // Not events.once: ioredis emits 'error' on each failed attempt, and this wait only ends on 'ready'.
+    await raceTimeout(new Promise<void>((resolve) => redis.once('ready', () => resolve())), timeoutMs);
   }
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(done, timeoutMs);
-    function done(): void {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    }
-    redis.once('ready', done);
-  });
 };
 
 export interface CreateServicesOptions {

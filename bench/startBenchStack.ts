@@ -1,10 +1,10 @@
-import net from 'node:net';
 import os from 'node:os';
 import { Redis } from 'ioredis';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { buildAccount, buildApiKey } from '../test/helpers/factories.ts';
+import { freePort } from '../test/helpers/freePort.ts';
 import { createTestDatabase } from '../test/helpers/testDatabase.ts';
 import { spawnProcess, type Spawned } from './spawnProcess.ts';
 
@@ -20,13 +20,6 @@ export interface BenchStack {
   readonly close: () => Promise<void>;
 }
 
-const freePort = async (): Promise<number> => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
 
 const httpOk = async (url: string): Promise<boolean> => {
   try {

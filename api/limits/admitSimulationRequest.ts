@@ -30,6 +30,9 @@ export interface SimulationAdmission {
 export type AdmittedState = AppState & { input: SimulationRequestBody; admission: SimulationAdmission };
 
 const noop = async (): Promise<void> => {};
+// Built once: run as plain steps inside the admission, so their errors can wait for the rate limiter.
+const readBody = jsonBody();
+const validateSimulationBody = validateBody(simulationRequestSchema);
 
 /**
  * The limits of POST /v1/simulations in the order of DECISIONS: rate limit → parse and validate →
@@ -46,8 +49,8 @@ export const admitSimulationRequest =
 
     let deferred: AppError | undefined;
     try {
-      await jsonBody()(ctx, noop);
-      await validateBody(simulationRequestSchema)(ctx, noop);
+      await readBody(ctx, noop);
+      await validateSimulationBody(ctx, noop);
     } catch (error) {
       if (!(error instanceof AppError)) {
         throw error;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
+import { raceTimeout } from '../../shared/async/raceTimeout.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { serviceUnavailable } from '../../shared/errors/errors.ts';
@@ -172,12 +173,7 @@ export const createSimulationClient = ({ redisUrl, prefix, logger }: SimulationC
   };
 
   const waitUntilReady = async (timeoutMs: number): Promise<void> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([Promise.all([subscription, queue.waitUntilReady()]).catch(() => {}), timeout]);
-    clearTimeout(timer);
+    await raceTimeout(Promise.all([subscription, queue.waitUntilReady()]).catch(() => {}), timeoutMs);
   };
 
   return {

@@ -4,7 +4,7 @@ import { internalError, simulationTimeout } from '../../shared/errors/errors.ts'
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
 import type { Services } from '../Services.ts';
-import { type AdmittedSimulation, recordAdmission } from './admitSimulation.ts';
+import { type AdmittedSimulation, recordAdmission } from './recordAdmission.ts';
 import { drawSeed } from './drawSeed.ts';
 import { settleSimulation } from './settleSimulation.ts';
 

@@ -1,7 +1,7 @@
 import { finishSimulation } from '../../shared/db/queries/simulations.ts';
 import { releaseSimulation } from '../limits/admitSimulation.ts';
 import type { Services } from '../Services.ts';
-import type { AdmittedSimulation } from './admitSimulation.ts';
+import type { AdmittedSimulation } from './recordAdmission.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 
 const toIso = (epochMs: number | null): string | null => (epochMs === null ? null : new Date(epochMs).toISOString());

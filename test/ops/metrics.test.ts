@@ -5,7 +5,7 @@ import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { spawnWorkerProcess, startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
-import { eventually } from './eventually.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { parseExposition, type Sample, sampleValue, scrape } from './scrape.ts';
 
 let app: TestApp;

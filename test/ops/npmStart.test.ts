@@ -5,8 +5,9 @@ import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { type ServiceProcess, spawnService } from '../helpers/spawnService.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { createRedisPrefix, deleteRedisPrefix } from '../helpers/testRedis.ts';
-import { eventually } from './eventually.ts';
-import { freePort, requestOnNewConnection, simulate } from './spawnApiProcess.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { freePort } from '../helpers/freePort.ts';
+import { requestOnNewConnection, simulate } from './spawnApiProcess.ts';
 
 let database: TestDatabase;
 let pool: DatabasePool;

@@ -11,7 +11,7 @@ import type { ServiceProcess } from '../helpers/spawnService.ts';
 import { spawnWorkerProcess, type WorkerProcess } from '../helpers/startTestWorker.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { createRedisPrefix, deleteRedisPrefix, TEST_REDIS_URL } from '../helpers/testRedis.ts';
-import { eventually } from './eventually.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { sampleValue, scrape } from './scrape.ts';
 import { type PlainResponse, requestOnNewConnection, simulate, spawnApiProcess } from './spawnApiProcess.ts';
 

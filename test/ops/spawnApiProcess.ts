@@ -1,15 +1,7 @@
 import http from 'node:http';
-import net from 'node:net';
+import { freePort } from '../helpers/freePort.ts';
 import { type ServiceProcess, spawnService } from '../helpers/spawnService.ts';
 
-/** A port nothing listens on right now, for a child process to take. */
-export const freePort = async (): Promise<number> => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
 
 /** `node api/server.ts` on its own port against a test database and Redis prefix. */
 export const spawnApiProcess = async (options: {

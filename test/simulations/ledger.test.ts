@@ -1,6 +1,7 @@
 import test from 'ava';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { simulationJobDataSchema } from '../../shared/jobs/simulationJob.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
@@ -17,19 +18,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > until) {
-      throw new Error('condition not met in time');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const waitFor = <T>(probe: () => Promise<T | undefined>): Promise<T> => eventually(probe, 5000, 20);
 
 test('an admitted request is a queued ledger row and a job without secrets until a worker runs it, then the row is completed', async (t) => {
   const account = await buildAccount(app.services.pool, { plan: 'enterprise' });

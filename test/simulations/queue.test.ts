@@ -1,4 +1,5 @@
 import test from 'ava';
+import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { simulationResultSchema } from '../../api/routes/simulations/schema.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { ENGINE_VERSION, generateRecords, PRESETS, resolvePreset } from '../../shared/engine/index.ts';
@@ -124,7 +125,7 @@ test('the ledger row of a completed run records who asked, what ran, and the wor
     compute_ms: response.body.metadata.compute_ms,
   });
   const now = new Date();
-  t.is(row.period_start, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString());
+  t.is(row.period_start, monthlyPeriod(now).start.toISOString());
   t.truthy(row.started_at);
   t.truthy(row.finished_at);
   t.true(Date.parse(row.finished_at ?? '') >= Date.parse(row.started_at ?? ''));

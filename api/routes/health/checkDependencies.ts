@@ -1,20 +1,12 @@
 import { sql } from 'slonik';
+import { raceTimeout } from '../../../shared/async/raceTimeout.ts';
 import { z } from 'zod';
 import type { Services } from '../../Services.ts';
 
 const CHECK_TIMEOUT_MS = 1000;
 
-const withTimeout = async (check: Promise<unknown>): Promise<boolean> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([check.then(() => true, () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
+const withTimeout = async (check: Promise<unknown>): Promise<boolean> =>
+  (await raceTimeout(check.then(() => true, () => false), CHECK_TIMEOUT_MS)) === true;
 
 /** Both checks run at once, each bounded by 1 s, so /ready answers within about a second whatever fails. */
 export const checkDependencies = async (services: Services): Promise<{ database: boolean; redis: boolean }> => {
