@@ -1,5 +1,6 @@
 import net from 'node:net';
 import test from 'ava';
+import { eventually } from '../helpers/eventually.ts';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
@@ -84,7 +85,11 @@ test('a run still going at the deadline is aborted in its thread: 504, the job f
   const row = (await ledgerOf(app, accountId)).find((entry) => entry.status !== 'completed');
   t.like(row, { status: 'timed_out' });
 
-  const failed = await app.services.simulations.queue.getFailed();
+  // The worker aborts at the same deadline the API answers at, so the job's failure may land a moment later.
+  const failed = await eventually(async () => {
+    const jobs = await app.services.simulations.queue.getFailed();
+    return jobs.length > 0 ? jobs : undefined;
+  }, 5000, 20);
   t.is(failed.length, 1);
   t.is(failed[0]?.id, row?.id);
   t.is(failed[0]?.failedReason, 'deadline passed during the run');
