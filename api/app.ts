@@ -14,6 +14,7 @@ import { docsRoutes } from './routes/docs/routes.ts';
 import { healthRoutes } from './routes/health/routes.ts';
 import { metricsRoutes } from './routes/metrics/routes.ts';
 import { presetRoutes } from './routes/presets/routes.ts';
+import { historyRoutes } from './routes/simulations/historyRoutes.ts';
 import { simulationRoutes } from './routes/simulations/routes.ts';
 import { usageRoutes } from './routes/usage/routes.ts';
 import { webRoutes } from './routes/web/routes.ts';
@@ -25,7 +26,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), simulationRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), simulationRoutes(services), historyRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
   app.use(requestId());
   app.use(accessLog(services.logger));

@@ -24,11 +24,12 @@ export interface CreateServicesOptions {
 
 export const createServices = async (config: Config, options: CreateServicesOptions = {}): Promise<Services> => {
   const pool = await createDatabasePool(config.databaseUrl);
-  const redis = createRedis(config.redisUrl, { role: 'api:limits' });
-  const redisPrefix = options.redisPrefix ?? config.redisPrefix;
   const logger = options.logger ?? createLogger(config.logLevel, 'api');
+  const redis = createRedis(config.redisUrl, { role: 'api:limits', logger });
+  const redisPrefix = options.redisPrefix ?? config.redisPrefix;
   const simulationClient = createSimulationClient({ redisUrl: config.redisUrl, prefix: redisPrefix, logger });
-  const metrics = createMetrics({ queue: simulationClient.queue, redis, redisPrefix, logger });
+  const lifecycle = { draining: false };
+  const metrics = createMetrics({ queue: simulationClient.queue, redis, redisPrefix, logger, pool, lifecycle });
   const simulations = instrumentSimulationClient(simulationClient, metrics);
   // Fail-fast connections refuse commands until connected: give Redis a moment before serving, but do
   // start without it (/ready then reports it) rather than refuse to boot.
@@ -39,7 +40,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     redis,
     redisPrefix,
     logger,
-    lifecycle: { draining: false },
+    lifecycle,
     now: options.now ?? (() => new Date()),
     simulations,
     metrics,

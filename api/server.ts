@@ -2,6 +2,7 @@ import type { Server, ServerResponse } from 'node:http';
 import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { buildApp } from './app.ts';
+import { createHttpServer } from './createHttpServer.ts';
 import { closeServices, createServices } from './createServices.ts';
 import { startStaleSweeper } from './limits/sweepStaleSimulations.ts';
 
@@ -9,15 +10,14 @@ const config = loadConfig();
 const services = await createServices(config);
 const { logger } = services;
 const app = buildApp(services);
+const server: Server = createHttpServer(app, config, logger);
 // Hands back the quota of runs whose API process died mid-wait (any process may settle any such row).
 startStaleSweeper(services);
 
 // reusePort lets several API processes (API_PROCESSES) listen on one port; the kernel balances them.
-const server: Server = app.listen({ port: config.port, reusePort: true }, () => {
+server.listen({ port: config.port, reusePort: true }, () => {
   logger.info({ port: config.port }, 'api listening');
 });
-// Keep-alive sockets outliving the load balancer's would be cut mid-request; let them idle out first.
-server.keepAliveTimeout = 65_000;
 // While draining, every response closes its connection: a client's next request opens a new one, which
 // reaches a process still accepting, instead of racing this one's close of an idle keep-alive socket.
 const inFlight = new Set<ServerResponse>();

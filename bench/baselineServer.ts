@@ -2,9 +2,9 @@ import Koa from 'koa';
 import { randomUUID } from 'node:crypto';
 import { jsonBody } from '../api/middleware/jsonBody.ts';
 import type { AppState } from '../api/AppState.ts';
-import { resolvePreset, writeRecordsJson } from '../shared/engine/index.ts';
+import { ENGINE_VERSION, resolvePreset, writeRecordsJson } from '../shared/engine/index.ts';
 import { API_VERSION } from '../shared/version.ts';
-import { assembleResultBody } from '../worker/assembleResultBody.ts';
+import { resultEnvelope } from '../worker/resultEnvelope.ts';
 
 // The benchmark's two baselines, in a process of their own like the API: GET /hello is a bare Koa
 // hello-world; POST /inline runs the engine in the handler (no authentication, no ledger, no queue), the
@@ -37,12 +37,15 @@ app.use((ctx) => {
     profile: preset.default_profile,
     seed: body.seed,
     numInteractions: body.num_interactions,
+    serviceVersion: ENGINE_VERSION,
     apiVersion: API_VERSION,
+    format: 'json' as const,
   };
   const started = performance.now();
+  const envelope = resultEnvelope(task);
   const data = writeRecordsJson(task);
   ctx.type = 'application/json';
-  ctx.body = Buffer.from(assembleResultBody(task, data, Math.round(performance.now() - started)).buffer);
+  ctx.body = Buffer.concat([envelope.head, data, envelope.tail(Math.round(performance.now() - started))]);
 });
 
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

@@ -2,9 +2,12 @@
 // thread pools, PostgreSQL ledger, a fresh database, an enterprise-plan key) beside two baselines measured
 // in the same run: a bare Koa hello-world, and the engine run inline in a Koa handler (the ceiling).
 // Targets (issue 5): n = 1000 throughput >= 0.6 x inline; single-connection p50 <= inline p50 + 1.5 ms;
-// Redis used_memory grows <= 5 MB over 10,000 simulations.
+// Redis used_memory grows <= 5 MB over 10,000 simulations; CPU per request at n = 1 (issue 12): PostgreSQL
+// <= 0.15 ms, all processes together <= 0.8 ms, read from /proc around the timed runs.
 import os from 'node:os';
+import { largeRunRows } from './largeRuns.ts';
 import { type LoadOptions, type LoadResult, runLoad, runSequential } from './loadTest.ts';
+import { cpuSources, cpuTable, measureCpu } from './cpuTable.ts';
 import { startBenchStack } from './startBenchStack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -18,6 +21,7 @@ const usedMemory = async (redis: { info: (section: string) => Promise<string> })
 const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 const stack = await startBenchStack();
+const sources = cpuSources(stack);
 const rows: string[] = [];
 const row = (cells: readonly string[]): void => {
   rows.push(`| ${cells.join(' | ')} |`);
@@ -31,7 +35,10 @@ try {
   const api = (n: number): LoadOptions => ({ url: `${stack.apiUrl}/v1/simulations`, method: 'POST', body: body(n), headers: { authorization: `Bearer ${stack.key}` } });
   const inline = (n: number): LoadOptions => ({ url: `${stack.baselineUrl}/inline`, method: 'POST', body: body(n) });
 
-  // Memory first, on a Redis that has seen no simulation yet: the growth includes BullMQ's streams filling up.
+  // 1,000,000-record finance runs first, one per format (issue 13), on processes no load has grown yet.
+  const largeRows = await largeRunRows(stack);
+
+  // Memory next, on a Redis that has seen no simulation yet: the growth includes BullMQ's streams filling up.
   const memoryBefore = await usedMemory(stack.redis);
   const memoryLoad = await runLoad({ ...api(1000), connections: CONNECTIONS, amount: MEMORY_RUNS });
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -45,9 +52,9 @@ try {
   const hello = await runLoad({ url: `${stack.baselineUrl}/hello`, connections: CONNECTIONS, duration: SECONDS });
   // Each queued run right after its inline baseline, so both see the same machine.
   const inline1000 = await runLoad({ ...inline(1000), connections: CONNECTIONS, duration: SECONDS });
-  const api1000 = await runLoad({ ...api(1000), connections: CONNECTIONS, duration: SECONDS });
+  const [api1000, cpu1000] = await measureCpu(sources.list, () => runLoad({ ...api(1000), connections: CONNECTIONS, duration: SECONDS }));
   const inline1 = await runLoad({ ...inline(1), connections: CONNECTIONS, duration: SECONDS });
-  const api1 = await runLoad({ ...api(1), connections: CONNECTIONS, duration: SECONDS });
+  const [api1, cpu1] = await measureCpu(sources.list, () => runLoad({ ...api(1), connections: CONNECTIONS, duration: SECONDS }));
   const single = {
     inline1000: await runSequential({ ...inline(1000), seconds: SEQUENTIAL_SECONDS }),
     api1000: await runSequential({ ...api(1000), seconds: SEQUENTIAL_SECONDS }),
@@ -85,8 +92,14 @@ try {
   process.stdout.write(
     `\n${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}; ` +
       `${stack.workerProcesses} worker process(es) x ${stack.workerThreads} thread(s); ` +
-      `${stack.privateRedis ? 'private redis-server' : 'shared Redis (memory figure includes other clients)'}\n\n${rows.join('\n')}\n`,
+      `${stack.privateRedis ? 'private redis-server' : 'shared Redis (memory figure includes other clients)'}\n\n${rows.join('\n')}\n\n${largeRows.join('\n')}\n\n` +
+      `CPU per request (ms of CPU time per answered request, /proc utime+stime, ${CONNECTIONS} connections):\n\n` +
+      `${cpuTable([
+        { name: 'POST n=1', result: api1, cpu: cpu1, targets: { 'PostgreSQL backends': 0.15, 'all processes': 0.8 } },
+        { name: 'POST n=1000', result: api1000, cpu: cpu1000 },
+      ])}\n`,
   );
 } finally {
+  await sources.close();
   await stack.close();
 }

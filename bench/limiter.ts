@@ -11,7 +11,8 @@ import { deleteRedisPrefix, TEST_REDIS_URL } from '../test/helpers/testRedis.ts'
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
 const prefix = `bench:${randomUUID().slice(0, 8)}`;
-const redis = createRedis(TEST_REDIS_URL, { role: 'test' });
+const logger = createLogger('silent', 'bench');
+const redis = createRedis(TEST_REDIS_URL, { role: 'test', logger });
 await new Promise((resolve) => redis.once('ready', resolve));
 
 // Only what admitSimulation touches: Redis, the clock and the deadline setting. The quota counters are
@@ -20,7 +21,7 @@ const services = {
   config: parseConfig({ NODE_ENV: 'test' }),
   redis,
   redisPrefix: prefix,
-  logger: createLogger('silent', 'bench'),
+  logger,
   now: () => new Date(),
 } as unknown as Services;
 const plan = {

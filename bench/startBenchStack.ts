@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { buildAccount, buildApiKey } from '../test/helpers/factories.ts';
 import { freePort } from '../test/helpers/freePort.ts';
-import { createTestDatabase } from '../test/helpers/testDatabase.ts';
+import { createTestDatabase, TEST_POSTGRES_URL } from '../test/helpers/testDatabase.ts';
 import { spawnProcess, type Spawned } from './spawnProcess.ts';
 
 export interface BenchStack {
@@ -17,9 +17,17 @@ export interface BenchStack {
   readonly privateRedis: boolean;
   readonly workerThreads: number;
   readonly workerProcesses: number;
+  /** Pids of the stack's processes, for the CPU table: the API, each worker, and a private redis-server. */
+  readonly pids: { readonly api: number; readonly workers: readonly number[]; readonly redis?: number };
+  /** The bench database's name and the admin URL its backends are looked up from. */
+  readonly database: { readonly name: string; readonly adminUrl: string };
   readonly close: () => Promise<void>;
 }
 
+export interface BenchStackOptions {
+  /** Extra node flags for the API and worker processes (e.g. --cpu-prof). */
+  readonly nodeArgs?: readonly string[];
+}
 
 const httpOk = async (url: string): Promise<boolean> => {
   try {
@@ -46,7 +54,8 @@ const startRedis = async (): Promise<{ url: string; process?: Spawned }> => {
  * The real stack: a fresh database, Redis, the API (`node api/server.ts`), worker processes
  * (`node worker/main.ts`), the baseline server, and an enterprise-plan key.
  */
-export const startBenchStack = async (): Promise<BenchStack> => {
+export const startBenchStack = async (options: BenchStackOptions = {}): Promise<BenchStack> => {
+  const nodeArgs = options.nodeArgs ?? [];
   const workerThreads = Number(process.env.BENCH_WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1));
   const workerProcesses = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
   const redisServer = await startRedis();
@@ -83,17 +92,30 @@ export const startBenchStack = async (): Promise<BenchStack> => {
   try {
     for (let index = 0; index < workerProcesses; index += 1) {
       started.push(
-        await spawnProcess(process.execPath, ['worker/main.ts'], { ...common, LOG_LEVEL: 'info', WORKER_THREADS: String(workerThreads) }, (output) =>
+        await spawnProcess(process.execPath, [...nodeArgs, 'worker/main.ts'], { ...common, LOG_LEVEL: 'info', WORKER_THREADS: String(workerThreads) }, (output) =>
           output.includes('"msg":"worker ready"'),
         ),
       );
     }
     // Access logs are per request; the baselines log nothing, so neither does the API here.
-    started.push(await spawnProcess(process.execPath, ['api/server.ts'], { ...common, LOG_LEVEL: 'warn', PORT: String(apiPort) }, () => httpOk(`${apiUrl}/ready`)));
+    started.push(await spawnProcess(process.execPath, [...nodeArgs, 'api/server.ts'], { ...common, LOG_LEVEL: 'warn', PORT: String(apiPort) }, () => httpOk(`${apiUrl}/ready`)));
     started.push(await spawnProcess(process.execPath, ['bench/baselineServer.ts'], { PORT: String(baselinePort) }, (output) => output.includes('baseline ready')));
   } catch (error) {
     await close();
     throw error;
   }
-  return { apiUrl, baselineUrl, key, redis, privateRedis: redisServer.process !== undefined, workerThreads, workerProcesses, close };
+  const pidOf = (spawned: Spawned | undefined): number => spawned?.child.pid ?? 0;
+  const redisPid = redisServer.process?.child.pid;
+  return {
+    apiUrl,
+    baselineUrl,
+    key,
+    redis,
+    privateRedis: redisServer.process !== undefined,
+    workerThreads,
+    workerProcesses,
+    pids: { api: pidOf(started[workerProcesses]), workers: started.slice(0, workerProcesses).map(pidOf), ...(redisPid === undefined ? {} : { redis: redisPid }) },
+    database: { name: database.name, adminUrl: TEST_POSTGRES_URL },
+    close,
+  };
 };

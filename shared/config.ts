@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { deepFreeze } from './engine/deepFreeze.ts';
 import { PRESETS } from './engine/index.ts';
 
 const DEV_SESSION_SECRET = 'development-only-session-secret-change-me-0123456789';
@@ -12,11 +13,11 @@ const optionalString = z
 const url = z.url({ protocol: /^https?$/ });
 
 /** Namespace of every Redis key the service writes, BullMQ's included; API and worker must agree on it. */
-export const DEFAULT_REDIS_PREFIX = 'bss';
+const DEFAULT_REDIS_PREFIX = 'bss';
 
 /**
  * Every setting the service reads from the environment. Each `.describe()` text is also the README's
- * configuration table (test/config/readmeTable.test.ts keeps them equal), so say unit and default there.
+ * configuration table (test/spine/config.test.ts keeps them equal), so say unit and default there.
  */
 export const configSchema = z.object({
   NODE_ENV: z
@@ -44,6 +45,27 @@ export const configSchema = z.object({
     .string()
     .default('')
     .describe('Comma-separated presets to take out of service: the catalog shows them `available: false` and simulations on them answer 409. Default none.'),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(10_000)
+    .describe('How long a client may take to send its request headers before it is answered 408 and disconnected; in milliseconds. Default `10000`.'),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(30_000)
+    .describe('How long a client may take to send its whole request, body included, before it is answered 408 and disconnected (not the time to answer it); in milliseconds, at least `HTTP_HEADERS_TIMEOUT_MS`. Default `30000`.'),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(65_000)
+    .describe("How long an idle keep-alive connection stays open; keep it above the load balancer's idle timeout so the balancer closes first. In milliseconds. Default `65000`."),
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1).describe('API processes `npm start` runs. Default `1`.'),
   WORKER_PROCESSES: z.coerce.number().int().min(0).max(64).default(1).describe('Worker processes `npm start` runs. Default `1`.'),
   OAUTH_GITHUB_CLIENT_ID: optionalString.describe('GitHub OAuth app client id. GitHub sign-in answers 503 while unset.'),
@@ -67,8 +89,6 @@ export const configSchema = z.object({
     .describe('After SIGTERM, how long an API process keeps serving with `/ready` at 503 before it stops accepting connections, so a load balancer polling `/ready` moves traffic first; in milliseconds. Default `5000` in production, `0` otherwise.'),
 });
 
-export type ConfigInput = z.input<typeof configSchema>;
-
 export interface Config {
   readonly nodeEnv: 'development' | 'test' | 'production';
   readonly isProduction: boolean;
@@ -84,6 +104,9 @@ export interface Config {
   readonly workerThreads: number;
   readonly simulationTimeoutMs: number;
   readonly disabledPresets: ReadonlySet<string>;
+  readonly httpHeadersTimeoutMs: number;
+  readonly httpRequestTimeoutMs: number;
+  readonly httpKeepAliveTimeoutMs: number;
   readonly apiProcesses: number;
   readonly workerProcesses: number;
   readonly oauth: {
@@ -150,6 +173,9 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     workerThreads: value.WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     simulationTimeoutMs: value.SIMULATION_TIMEOUT_MS,
     disabledPresets: new Set(value.DISABLED_PRESETS.split(',').map((name) => name.trim()).filter((name) => name !== '')),
+    httpHeadersTimeoutMs: value.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: value.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     apiProcesses: value.API_PROCESSES,
     workerProcesses: value.WORKER_PROCESSES,
     oauth: {
@@ -177,6 +203,10 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     if (!presetNames.has(name)) {
       problems.push(`DISABLED_PRESETS: ${name} is not a preset (one of ${[...presetNames].join(', ')})`);
     }
+  }
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    // Node refuses a headers timeout longer than the request's, which contains it.
+    problems.push('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
   if (config.sessionSecret.length < 32) {
     problems.push('SESSION_SECRET: must be at least 32 characters');
@@ -207,13 +237,4 @@ const safeOrigin = (value: string, name: string, problems: string[]): string => 
     problems.push(`${name}: not a URL`);
     return value;
   }
-};
-
-const deepFreeze = <T extends object>(value: T): T => {
-  for (const child of Object.values(value)) {
-    if (child !== null && typeof child === 'object') {
-      deepFreeze(child as object);
-    }
-  }
-  return Object.freeze(value);
 };

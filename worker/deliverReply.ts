@@ -1,47 +1,37 @@
 import type { Redis } from 'ioredis';
-import { RESULT_TTL_MS, simulationResultKey } from '../shared/jobs/resultKeys.ts';
-import type { SimulationJobData } from '../shared/jobs/simulationJob.ts';
+import { REPLY_TTL_MS } from '../shared/jobs/replyKeys.ts';
 import type { SimulationReply } from '../shared/jobs/simulationReply.ts';
 
-// Store, notify, and drop the bytes at once when no process listens any more (its API process is gone),
-// all in one atomic round trip: the waiter's GETDEL can only arrive after the SET.
-const DELIVER_RESULT_SCRIPT = `
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-local receivers = redis.call('PUBLISH', ARGV[3], ARGV[4])
-if receivers == 0 then
-  redis.call('DEL', KEYS[1])
-end
-return receivers
+// Append and keep the stream alive for a while, in one round trip. The TTL bounds what a stream whose API
+// process died keeps in Redis; a live process deletes every entry as soon as it has read it.
+const APPEND_REPLY_SCRIPT = `
+local id = redis.call('XADD', KEYS[1], '*', 'm', ARGV[1], 'b', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return id
 `;
 
-interface DeliveringRedis extends Redis {
-  bssDeliverSimulationResult(key: string, body: Buffer, ttlMs: number, channel: string, notice: string): Promise<number>;
+interface ReplyingRedis extends Redis {
+  bssAppendSimulationReply(stream: string, notice: string, body: Buffer, ttlMs: number): Promise<string>;
 }
 
-const withDeliverCommand = (redis: Redis): DeliveringRedis => {
-  if (!('bssDeliverSimulationResult' in redis)) {
-    redis.defineCommand('bssDeliverSimulationResult', { numberOfKeys: 1, lua: DELIVER_RESULT_SCRIPT });
+const withAppendCommand = (redis: Redis): ReplyingRedis => {
+  if (!('bssAppendSimulationReply' in redis)) {
+    redis.defineCommand('bssAppendSimulationReply', { numberOfKeys: 1, lua: APPEND_REPLY_SCRIPT });
   }
-  return redis as DeliveringRedis;
+  return redis as ReplyingRedis;
 };
 
-/** Hands a finished run to the API process waiting for it: the body under a short-lived key, a notice on its channel. */
-export const deliverResult = async (
-  redis: Redis,
-  prefix: string,
-  job: SimulationJobData,
-  body: Uint8Array,
-  reply: SimulationReply,
-): Promise<number> =>
-  withDeliverCommand(redis).bssDeliverSimulationResult(
-    simulationResultKey(prefix, job.simulationId),
-    // A view over the transferred buffer, not a copy.
-    Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-    RESULT_TTL_MS,
-    job.replyTo,
-    JSON.stringify(reply),
-  );
+const EMPTY = Buffer.alloc(0);
 
-/** Tells the waiting API process that the run failed, so it answers now rather than at the deadline. */
-export const deliverFailure = async (redis: Redis, job: SimulationJobData, reply: SimulationReply): Promise<number> =>
-  redis.publish(job.replyTo, JSON.stringify(reply));
+/**
+ * Appends one entry to the reply stream of the API process waiting for the run: a chunk, the final entry
+ * (with the last bytes, the whole body of a small run) or a failure.
+ */
+export const appendReply = async (redis: Redis, replyTo: string, reply: SimulationReply, body?: Uint8Array): Promise<string> =>
+  withAppendCommand(redis).bssAppendSimulationReply(
+    replyTo,
+    JSON.stringify(reply),
+    // A view over the transferred buffer, not a copy.
+    body === undefined ? EMPTY : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+    REPLY_TTL_MS,
+  );

@@ -17,7 +17,7 @@ const simulationWorker = startSimulationWorker({
   logger,
 });
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.
-const metricsRedis = createRedis(config.redisUrl, { role: 'worker:metrics' });
+const metricsRedis = createRedis(config.redisUrl, { role: 'worker:metrics', logger });
 const poolMetrics = startPoolMetricsPublisher({
   redis: metricsRedis,
   prefix: config.redisPrefix,

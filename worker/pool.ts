@@ -17,6 +17,6 @@ export const createSimulationPool = (threads: number): SimulationPool =>
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    // A run of the largest plan's 100,000 interactions is about 10 MB of JSON; this is ample headroom.
-    resourceLimits: { maxOldGenerationSizeMb: 512 },
+    // A thread holds at most a few chunks (streamed runs) or one small body; this is ample headroom.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
   });

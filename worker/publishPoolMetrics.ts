@@ -10,7 +10,7 @@ export interface PoolMetricsPublisher {
 }
 
 /** Busy threads: those not idle, a thread still starting (after an aborted run) included. */
-export const snapshotPool = (pool: SimulationPool, now = Date.now()): WorkerPoolSnapshot => {
+const snapshotPool = (pool: SimulationPool, now = Date.now()): WorkerPoolSnapshot => {
   const threads = pool.threads.length;
   return { threads, busy: Math.max(0, threads - pool.idleThreads), queued: pool.queueSize, at: now };
 };

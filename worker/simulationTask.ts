@@ -1,4 +1,5 @@
-import type { PresetName } from '../shared/engine/index.ts';
+import type { MessagePort } from 'node:worker_threads';
+import type { OutputFormat, PresetName } from '../shared/engine/index.ts';
 
 /** What the main thread hands a pool thread: the run's inputs and the fields the result echoes. */
 export interface SimulationTask {
@@ -7,11 +8,25 @@ export interface SimulationTask {
   readonly profile: string;
   readonly seed: number;
   readonly numInteractions: number;
+  /** The exact engine version to run, echoed as metadata.service_version. */
+  readonly serviceVersion: string;
   readonly apiVersion: string;
+  readonly format: OutputFormat;
+  /**
+   * For a run too large for one chunk: the thread posts each chunk but the last here (its buffer
+   * transferred) and, after THREAD_WINDOW_CHUNKS unanswered ones, waits for the main thread to answer one
+   * (any message) before it prints more. Absent, the whole body comes back as the result.
+   */
+  readonly port?: MessagePort;
 }
 
-/** What a thread hands back: the response body, ready to send, and the compute time it states. */
+/** Chunks a thread may have posted that the main thread has not yet passed on to Redis. */
+export const THREAD_WINDOW_CHUNKS = 2;
+
+/** What a thread hands back: the body's last chunk (the whole body when nothing was posted), its compute time. */
 export interface SimulationTaskResult {
   readonly body: Uint8Array;
   readonly computeMs: number;
+  /** How many chunks were posted on the port before this one. */
+  readonly chunks: number;
 }

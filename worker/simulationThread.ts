@@ -1,25 +1,62 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { writeRecordsJson } from '../shared/engine/index.ts';
-import { assembleResultBody } from './assembleResultBody.ts';
-import type { SimulationTask, SimulationTaskResult } from './simulationTask.ts';
+import { writeRecordChunks } from '../shared/engine/index.ts';
+import { resultEnvelope } from './resultEnvelope.ts';
+import { type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS } from './simulationTask.ts';
+
+const NO_BYTES = new Uint8Array(0);
+const FIRST_CHUNK_BYTES = 16 * 1024;
 
 /**
- * The piscina thread entry: the only place the engine runs in a worker process. The body's buffer is
- * transferred, not copied, back to the main thread, which only stores it in Redis.
+ * The piscina thread entry: the only place the engine runs in a worker process. Chunks leave the thread as
+ * they are printed, their buffers transferred, not copied; the thread waits when the main thread has not
+ * passed the previous ones on, so a slow reader slows the printing instead of filling memory. Its last
+ * chunk (the whole body of a small run) is the task's result, transferred too.
  */
-export default function runSimulationTask(task: SimulationTask): SimulationTaskResult {
+export default async function runSimulationTask(task: SimulationTask): Promise<SimulationTaskResult> {
   const started = performance.now();
-  const data = writeRecordsJson({
-    preset: task.preset,
-    profile: task.profile,
-    seed: task.seed,
-    numInteractions: task.numInteractions,
+  const { port, format } = task;
+  const envelope = format === 'json' ? resultEnvelope(task) : undefined;
+  let computeMs = 0;
+  const chunks = writeRecordChunks(task, format, {
+    // A small first chunk: the response's first bytes leave while the rest is printed.
+    ...(port === undefined ? { chunkBytes: Number.POSITIVE_INFINITY } : { firstChunkBytes: FIRST_CHUNK_BYTES }),
+    ...(envelope === undefined ? {} : { head: envelope.head }),
+    tail: () => {
+      computeMs = Math.round(performance.now() - started);
+      return envelope === undefined ? NO_BYTES : envelope.tail(computeMs);
+    },
   });
-  const computeMs = Math.round(performance.now() - started);
-  const result: SimulationTaskResult = { body: assembleResultBody(task, data, computeMs), computeMs };
+
+  let credits = THREAD_WINDOW_CHUNKS;
+  let wake: (() => void) | undefined;
+  port?.on('message', () => {
+    credits++;
+    wake?.();
+  });
+  let held: Uint8Array | undefined;
+  let posted = 0;
+  try {
+    for (const chunk of chunks) {
+      if (held !== undefined && port !== undefined) {
+        while (credits === 0) {
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
+        credits--;
+        port.postMessage(held, [held.buffer as ArrayBuffer]);
+        posted++;
+      }
+      held = chunk;
+    }
+  } finally {
+    port?.close();
+  }
+  const body = held ?? NO_BYTES;
+  const result: SimulationTaskResult = { body, computeMs, chunks: posted };
   // A hand-made transferable: the value keeps computeMs beside the body while only the body's buffer moves.
   return move({
-    [transferableSymbol]: result.body.buffer,
+    [transferableSymbol]: body.buffer,
     [valueSymbol]: result,
-  } as never) as unknown as SimulationTaskResult;
+  }) as unknown as SimulationTaskResult;
 }

@@ -6,12 +6,16 @@ import { SIMULATION_QUEUE } from '../shared/jobs/queueName.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
 import { createSimulationPool, type SimulationPool } from './pool.ts';
+import { createRunControl } from './createRunControl.ts';
 import { createSimulationProcessor } from './processSimulation.ts';
 
 export interface StartSimulationWorkerOptions {
   readonly redisUrl: string;
   readonly redisPrefix: string;
-  /** Pool threads, and BullMQ's concurrency: one job per thread, so no job waits inside the process. */
+  /**
+   * Pool threads, and BullMQ's concurrency: one job per thread. (Twice as many was tried: a stopping
+   * worker then finished jobs it had fetched ahead instead of leaving them to the next worker.)
+   */
   readonly threads: number;
   readonly logger: Logger;
 }
@@ -30,9 +34,10 @@ export const startSimulationWorker = (options: StartSimulationWorkerOptions): Si
   const { logger } = options;
   const pool = createSimulationPool(options.threads);
   // BullMQ duplicates this one for its blocking fetch; both wait out Redis outages instead of failing.
-  const connection = createRedis(options.redisUrl, { role: 'worker', blocking: true });
-  const results = createRedis(options.redisUrl, { role: 'worker:events' });
-  const worker = new Worker(SIMULATION_QUEUE, createSimulationProcessor({ pool, results, prefix: options.redisPrefix, logger }), {
+  const connection = createRedis(options.redisUrl, { role: 'worker', blocking: true, logger });
+  const results = createRedis(options.redisUrl, { role: 'worker:events', logger });
+  const control = createRunControl(createRedis(options.redisUrl, { role: 'worker:control', blocking: true, logger }), options.redisPrefix, logger);
+  const worker = new Worker(SIMULATION_QUEUE, createSimulationProcessor({ pool, results, control, prefix: options.redisPrefix, logger }), {
     connection,
     prefix: options.redisPrefix,
     name: `${os.hostname()}:${process.pid}`,
@@ -57,6 +62,7 @@ export const startSimulationWorker = (options: StartSimulationWorkerOptions): Si
     close: async () => {
       await worker.close();
       await pool.close();
+      await control.close();
       await results.quit().catch(() => results.disconnect());
       await connection.quit().catch(() => connection.disconnect());
     },

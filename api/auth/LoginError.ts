@@ -2,17 +2,14 @@
  * The `?error=` codes a failed login lands on at `{FRONTEND_URL}/account`; the frontend can show a
  * message per code. Stable: the frontend depends on them.
  */
-export const LOGIN_ERROR_CODES = [
-  'access_denied',
-  'invalid_state',
-  'provider_error',
-  'exchange_failed',
-  'email_unavailable',
-  'account_disabled',
-  'server_error',
-] as const;
-
-export type LoginErrorCode = (typeof LOGIN_ERROR_CODES)[number];
+export type LoginErrorCode =
+  | 'access_denied'
+  | 'invalid_state'
+  | 'provider_error'
+  | 'exchange_failed'
+  | 'email_unavailable'
+  | 'account_disabled'
+  | 'server_error';
 
 /** A login that must end on the frontend with `?error=<code>` and no session. */
 export class LoginError extends Error {

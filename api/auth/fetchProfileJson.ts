@@ -19,7 +19,7 @@ export const fetchProfileJson = async (url: string, accessToken: string, headers
     throw new LoginError('exchange_failed', `profile request answered ${response.status}`);
   }
   try {
-    return (await response.json()) as unknown;
+    return (await response.json());
   } catch (error) {
     throw new LoginError('exchange_failed', 'profile response is not JSON', { cause: error });
   }

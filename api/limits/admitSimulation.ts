@@ -7,13 +7,16 @@ import {
   rateLimitExceeded,
 } from '../../shared/errors/errors.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
-import { sumReservedUsage } from '../../shared/db/queries/usage.ts';
+import { listRecentAdmissions, sumReservedUsage } from '../../shared/db/queries/usage.ts';
+import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
+import { ADMISSION_OUTCOMES } from './admissionScript.ts';
 import { limitKeys } from './limitKeys.ts';
 import { limitScripts } from './limitScripts.ts';
 
-const WINDOW_US = 60_000_000;
+const WINDOW_S = 60;
+const WINDOW_US = WINDOW_S * 1_000_000;
 // Quota counters outlive their month by a day so a request racing the month's end still finds them.
 const QUOTA_GRACE_S = 86_400;
 
@@ -23,6 +26,8 @@ export interface AdmissionInput {
   readonly requestId: string;
   /** Absent when the request was refused before quota (invalid body, per-request maximum): only the rate limiter counts it. */
   readonly numInteractions?: number;
+  /** The version a cached principal was loaded under (Principal.authVersion): the script confirms it first. */
+  readonly authVersion?: string;
 }
 
 export interface Admission {
@@ -33,6 +38,8 @@ export interface Admission {
   readonly period: MonthlyPeriod;
   /** Set when the request is refused. */
   readonly refusal?: AppError;
+  /** Set when the cached principal is out of date: nothing was taken; reload it and ask again. */
+  readonly principalStale?: boolean;
 }
 
 const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Record<string, string> => ({
@@ -42,60 +49,73 @@ const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Re
 
 /**
  * Runs the admission script; on a lost quota counter (Redis restarted or flushed, or a new month) it
- * rebuilds the counter from the ledger and asks again without counting the request twice.
+ * rebuilds the counter and the rate window from the ledger and asks again (nothing was counted yet).
  */
 export const admitSimulation = async (services: Services, input: AdmissionInput): Promise<Admission> => {
   const period = monthlyPeriod(services.now());
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
   const scripts = limitScripts(services.redis);
   const simulationId = randomUUID();
-  const quotaTtl = Math.ceil((period.end.getTime() - Date.now()) / 1000) + QUOTA_GRACE_S;
+  const quotaTtl = Math.max(Math.ceil((period.end.getTime() - Date.now()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
   const wantsQuota = input.numInteractions !== undefined;
 
-  const ask = (countRate: boolean) =>
+  const ask = () =>
     scripts.bssAdmit(
       keys.rateWindow,
       keys.quota,
       keys.slots,
+      authVersionKey(services.redisPrefix, input.accountId),
       plan.requests_per_minute,
       WINDOW_US,
-      input.requestId + ':' + simulationId,
-      countRate ? 1 : 0,
+      simulationId,
       wantsQuota ? 1 : 0,
       plan.monthly_requests,
       plan.monthly_interactions,
       input.numInteractions ?? 0,
       plan.max_concurrent_simulations,
-      simulationId,
       services.config.simulationTimeoutMs + 5000,
-      Math.max(quotaTtl, 60),
+      quotaTtl,
+      input.authVersion ?? '',
     );
 
-  let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask(true);
-  if (outcome === 2) {
-    const reserved = await sumReservedUsage(services.pool, input.accountId, period.start);
-    await scripts.bssSeedQuota(keys.quota, reserved.requests, reserved.interactions, Math.max(quotaTtl, 60));
-    [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask(false);
+  let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
+  if (outcome === ADMISSION_OUTCOMES.quotaNotLoaded) {
+    const [reserved, recent] = await Promise.all([
+      sumReservedUsage(services.pool, input.accountId, period.start),
+      listRecentAdmissions(services.pool, input.accountId, WINDOW_S),
+    ]);
+    await scripts.bssSeedLimits(
+      keys.quota,
+      keys.rateWindow,
+      reserved.requests,
+      reserved.interactions,
+      quotaTtl,
+      WINDOW_US,
+      ...recent.flatMap((row) => [row.admitted_us, row.id]),
+    );
+    [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
   }
   const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
   const resetsAt = period.end.toISOString();
   switch (outcome) {
-    case 0:
+    case ADMISSION_OUTCOMES.admitted:
       return { headers, period, simulationId };
-    case 6:
+    case ADMISSION_OUTCOMES.rateCounted:
       return { headers, period };
-    case 1:
+    case ADMISSION_OUTCOMES.principalStale:
+      return { headers, period, principalStale: true };
+    case ADMISSION_OUTCOMES.rateLimited:
       return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case 3:
+    case ADMISSION_OUTCOMES.monthlyRequestsUsedUp:
       return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, a, resetsAt) };
-    case 4:
+    case ADMISSION_OUTCOMES.monthlyInteractionsExceeded:
       return {
         headers,
         period,
         refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, input.numInteractions ?? 0, resetsAt),
       };
-    case 5:
+    case ADMISSION_OUTCOMES.concurrencyFull:
       return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
     default:
       throw new Error(`unexpected admission outcome ${outcome}`);

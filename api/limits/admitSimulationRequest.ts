@@ -4,15 +4,17 @@ import { resolvePreset } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { interactionsPerRequestExceeded, presetUnavailable } from '../../shared/errors/errors.ts';
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import type { AppState } from '../AppState.ts';
+import type { AppState, Principal } from '../AppState.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
+import { authenticateApiKeyCached } from '../auth/authenticateApiKey.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { jsonBody } from '../middleware/jsonBody.ts';
 import { validateBody } from '../middleware/validate.ts';
 import { simulationRequestSchema, type SimulationRequestBody } from '../routes/simulations/schema.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
+import { holdAdmission } from '../simulations/holdAdmission.ts';
 import type { Services } from '../Services.ts';
-import { admitSimulation, releaseSimulation } from './admitSimulation.ts';
+import { admitSimulation } from './admitSimulation.ts';
 
 /** What admission took for a request, and what has to be handed back when it ends. */
 export interface SimulationAdmission {
@@ -44,10 +46,9 @@ const validateSimulationBody = validateBody(simulationRequestSchema);
 export const admitSimulationRequest =
   (services: Services): Middleware<AdmittedState> =>
   async (ctx, next) => {
-    const principal = requirePrincipal(ctx.state);
-    const plan = principal.limits;
+    let principal = requirePrincipal(ctx.state);
 
-    let deferred: AppError | undefined;
+    let bodyError: AppError | undefined;
     try {
       await readBody(ctx, noop);
       await validateSimulationBody(ctx, noop);
@@ -55,28 +56,47 @@ export const admitSimulationRequest =
       if (!(error instanceof AppError)) {
         throw error;
       }
-      deferred = error;
-    }
-    if (deferred === undefined) {
-      const { input } = ctx.state;
-      const preset = resolvePreset(input.preset);
-      if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
-        deferred = presetUnavailable(preset.name);
-      } else if (input.num_interactions > plan.max_interactions_per_request) {
-        deferred = interactionsPerRequestExceeded(plan.max_interactions_per_request, input.num_interactions);
-      }
+      bodyError = error;
     }
 
-    const admission = await admitSimulation(services, {
-      accountId: principal.accountId,
-      plan,
-      requestId: ctx.state.requestId,
-      ...(deferred === undefined ? { numInteractions: ctx.state.input.num_interactions } : {}),
-    });
+    // Decided against the principal's plan; asked again with the reloaded principal if the cached one was stale.
+    const admit = async (current: Principal) => {
+      const { input } = ctx.state;
+      let refused = bodyError;
+      if (refused === undefined) {
+        const preset = resolvePreset(input.preset);
+        if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
+          refused = presetUnavailable(preset.name);
+        } else if (input.num_interactions > current.limits.max_interactions_per_request) {
+          refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.num_interactions);
+        }
+      }
+      const decision = await admitSimulation(services, {
+        accountId: current.accountId,
+        plan: current.limits,
+        requestId: ctx.state.requestId,
+        ...(refused === undefined ? { numInteractions: input.num_interactions } : {}),
+        ...(current.authVersion === undefined ? {} : { authVersion: current.authVersion }),
+      });
+      return { decision, refused };
+    };
+
+    let { decision: admission, refused: deferredRefusal } = await admit(principal);
+    if (admission.principalStale) {
+      // The account changed since this process cached the key: authenticate from PostgreSQL (which may
+      // now refuse it) and decide once more. The version was read before the credential, so a change
+      // racing this request cannot be missed by one that returned before it began.
+      const reloaded = await authenticateApiKeyCached(services, ctx.get('Authorization'), { reload: true });
+      const { authVersion: _confirmed, ...fresh } = reloaded;
+      principal = fresh;
+      ctx.state.principal = fresh;
+      ({ decision: admission, refused: deferredRefusal } = await admit(principal));
+    }
+    const plan = principal.limits;
     for (const [name, value] of Object.entries(admission.headers)) {
       ctx.set(name, value);
     }
-    const refusal = admission.refusal ?? deferred;
+    const refusal = admission.refusal ?? deferredRefusal;
     if (refusal !== undefined) {
       if (refusal.status === 429 || refusal.status === 403) {
         recordLimitRejection(services.metrics, refusal.code);
@@ -97,22 +117,5 @@ export const admitSimulationRequest =
       settled: false,
     };
     ctx.state.admission = admitted;
-    // A client that hangs up stops holding its concurrency slot; the run itself settles as usual.
-    const releaseSlotOnHangUp = (): void => {
-      if (!ctx.res.writableFinished) {
-        releaseSimulation(services, { ...admitted, giveBack: false }).catch(() => {});
-      }
-    };
-    ctx.res.once('close', releaseSlotOnHangUp);
-    try {
-      await next();
-    } finally {
-      ctx.res.off('close', releaseSlotOnHangUp);
-      if (!admitted.settled) {
-        // Without a ledger row nothing durable holds the reservation: hand all of it back now. With one,
-        // the row is the truth: free the slot, and the stale-run sweeper gives the quota back when it
-        // settles the row, so the quota is never given back twice.
-        await releaseSimulation(services, { ...admitted, giveBack: !admitted.recorded });
-      }
-    }
+    await holdAdmission(ctx, services, admitted, () => !admitted.recorded, next);
   };

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
-import { ADMISSION_SCRIPT, RELEASE_SCRIPT, SEED_QUOTA_SCRIPT } from './admissionScript.ts';
+import { ADMISSION_SCRIPT, RELEASE_SCRIPT, SEED_LIMITS_SCRIPT } from './admissionScript.ts';
 
 type Argument = string | number;
 
 interface ScriptedRedis {
-  bssAdmit(k1: string, k2: string, k3: string, ...args: Argument[]): Promise<number[]>;
-  bssSeedQuota(k1: string, ...args: Argument[]): Promise<number>;
+  bssAdmit(k1: string, k2: string, k3: string, k4: string, ...args: Argument[]): Promise<number[]>;
+  bssSeedLimits(k1: string, k2: string, ...args: Argument[]): Promise<number>;
   bssRelease(k1: string, k2: string, ...args: Argument[]): Promise<number>;
 }
 
@@ -17,8 +17,8 @@ const defined = new WeakSet<Redis>();
  */
 export const limitScripts = (redis: Redis): ScriptedRedis => {
   if (!defined.has(redis)) {
-    redis.defineCommand('bssAdmit', { numberOfKeys: 3, lua: ADMISSION_SCRIPT });
-    redis.defineCommand('bssSeedQuota', { numberOfKeys: 1, lua: SEED_QUOTA_SCRIPT });
+    redis.defineCommand('bssAdmit', { numberOfKeys: 4, lua: ADMISSION_SCRIPT });
+    redis.defineCommand('bssSeedLimits', { numberOfKeys: 2, lua: SEED_LIMITS_SCRIPT });
     redis.defineCommand('bssRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
     defined.add(redis);
   }

@@ -4,7 +4,7 @@ import { raceTimeout, TIMED_OUT } from '../../shared/async/raceTimeout.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 
-export const QUEUE_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed'] as const;
+const QUEUE_STATES = ['waiting', 'active', 'completed', 'failed', 'delayed'] as const;
 
 // A scrape must answer even when Redis does not: past this, the queue series are left out. Milliseconds.
 const COUNTS_TIMEOUT_MS = 1000;

@@ -1,9 +1,12 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { DatabasePool } from 'slonik';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { WorkerPoolSnapshot } from '../../shared/metrics/workerPools.ts';
+import { checkDependencies } from '../routes/health/checkDependencies.ts';
+import type { Lifecycle } from '../Services.ts';
 import { collectQueueCounts } from './collectQueueCounts.ts';
 import { readWorkerPools } from './readWorkerPools.ts';
 import { sharedWhilePending } from './sharedWhilePending.ts';
@@ -25,6 +28,9 @@ export interface CreateMetricsOptions {
   readonly redis: Redis;
   readonly redisPrefix: string;
   readonly logger: Logger;
+  /** For the readiness gauges: the same checks /ready runs, once per scrape. */
+  readonly pool: DatabasePool;
+  readonly lifecycle: Lifecycle;
 }
 
 // Seconds. From a cached catalog read (~1 ms) to the 30 s simulation deadline.
@@ -115,6 +121,29 @@ export const createMetrics = (options: CreateMetricsOptions): Metrics => {
     registers,
     collect: async () => {
       liveWorkers.set((await readPoolsSafely()).size);
+    },
+  });
+
+  // What /ready answers, as series: a load balancer sees /ready, Prometheus sees these (alerts.yml).
+  const checkReadiness = sharedWhilePending(() => checkDependencies({ pool: options.pool, redis: options.redis }));
+  const dependencyUp: Gauge<'dependency'> = new Gauge({
+    name: 'bss_dependency_up',
+    help: 'Whether this API process reaches a backing service (1) or not (0), by dependency: database, redis. The checks of /ready.',
+    labelNames: ['dependency'] as const,
+    registers,
+    collect: async () => {
+      const { database, redis } = await checkReadiness();
+      dependencyUp.set({ dependency: 'database' }, database ? 1 : 0);
+      dependencyUp.set({ dependency: 'redis' }, redis ? 1 : 0);
+    },
+  });
+  const ready: Gauge = new Gauge({
+    name: 'bss_ready',
+    help: 'Whether GET /ready answers 200 (1) or 503 (0): both dependencies reachable and the process not draining.',
+    registers,
+    collect: async () => {
+      const { database, redis } = await checkReadiness();
+      ready.set(database && redis && !options.lifecycle.draining ? 1 : 0);
     },
   });
 

@@ -3,7 +3,7 @@ import type { AppState } from '../AppState.ts';
 import type { Metrics } from './createMetrics.ts';
 
 /** The label of every request no route matched: raw paths would give scanners unbounded label values. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /**
  * Times every request by the router's path template (`/v1/api-keys/:key_id`), never the raw path, and by

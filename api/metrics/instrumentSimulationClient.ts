@@ -9,11 +9,11 @@ import { recordSimulation } from './recordSimulation.ts';
  */
 export const instrumentSimulationClient = (client: SimulationClient, metrics: Metrics): SimulationClient => ({
   ...client,
-  run: async (job) => {
+  run: async (job, sink) => {
     const enqueuedAt = Date.now();
     let outcome;
     try {
-      outcome = await client.run(job);
+      outcome = await client.run(job, sink);
     } catch (error) {
       recordSimulation(metrics, { preset: job.preset, outcome: 'unavailable' });
       throw error;

@@ -1,6 +1,6 @@
 import type { Metrics } from './createMetrics.ts';
 
-export type SimulationMetricOutcome = 'completed' | 'failed' | 'timed_out' | 'unavailable';
+type SimulationMetricOutcome = 'completed' | 'failed' | 'timed_out' | 'unavailable';
 
 export interface SimulationObservation {
   /** The canonical preset name. */

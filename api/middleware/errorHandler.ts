@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { describeError } from '../../shared/errors/describeError.ts';
+import { ClientAbortedError } from '../../shared/errors/errors.ts';
 import { toAppError } from '../../shared/errors/toAppError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { AppState } from '../AppState.ts';
@@ -15,7 +16,10 @@ export const errorHandler =
       await next();
     } catch (thrown) {
       const error = toAppError(thrown, backingServiceDown);
-      if (error.status >= 500) {
+      if (thrown instanceof ClientAbortedError) {
+        // Routine on a public API (a closed tab, a killed script), so not an error of ours.
+        logger.info({ request_id: ctx.state.requestId }, 'client closed the connection mid-request');
+      } else if (error.status >= 500) {
         logger.error({ request_id: ctx.state.requestId, error: describeError(thrown), code: error.code }, 'request failed');
       }
       ctx.status = error.status;

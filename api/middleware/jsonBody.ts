@@ -1,55 +1,123 @@
-import type { Middleware } from 'koa';
-import { invalidJson, payloadTooLarge, unsupportedMediaType } from '../../shared/errors/errors.ts';
+import type { IncomingMessage } from 'node:http';
+import { pipeline, type Readable } from 'node:stream';
+import { createGunzip, createInflate } from 'node:zlib';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { AppError } from '../../shared/errors/AppError.ts';
+import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, payloadTooLarge, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
 import type { AppState } from '../AppState.ts';
 
-export const BODY_LIMIT_BYTES = 16 * 1024;
+// A body can be read once; a second step that needs it (the Idempotency-Key check reads it before the
+// rate limiter, the route's own step after) gets the first reading's outcome, error included.
+const readings = new WeakMap<object, { readonly body: unknown } | { readonly error: unknown }>();
 
 /**
  * Reads a JSON body into ctx.state.body. It is a step of each route's chain rather than global, because
  * the order of checks puts authentication and the rate limiter before any parsing.
  */
-export const jsonBody =
-  (limit = BODY_LIMIT_BYTES): Middleware<AppState> =>
-  async (ctx, next) => {
-    const declaredLength = ctx.req.headers['content-length'];
-    const chunked = ctx.req.headers['transfer-encoding'] !== undefined;
-    if (!chunked && (declaredLength === undefined || declaredLength === '0')) {
-      ctx.state.body = undefined;
-      await next();
-      return;
+export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
+  const earlier = readings.get(ctx.req);
+  if (earlier !== undefined) {
+    if ('error' in earlier) {
+      throw earlier.error;
     }
-    if (ctx.is('application/json') === false) {
-      throw unsupportedMediaType();
-    }
-    if (declaredLength !== undefined && Number(declaredLength) > limit) {
-      // Closing stops us reading (and the client sending) a body we are going to refuse anyway.
-      ctx.set('Connection', 'close');
-      throw payloadTooLarge(limit);
-    }
-    const text = await readLimited(ctx.req, limit, () => ctx.set('Connection', 'close'));
-    if (text.trim() === '') {
-      ctx.state.body = undefined;
-    } else {
-      try {
-        ctx.state.body = JSON.parse(text) as unknown;
-      } catch {
-        throw invalidJson();
-      }
-    }
+    ctx.state.body = earlier.body;
     await next();
-  };
+    return;
+  }
+  try {
+    ctx.state.body = await readJsonBody(ctx);
+  } catch (error) {
+    readings.set(ctx.req, { error });
+    throw error;
+  }
+  readings.set(ctx.req, { body: ctx.state.body });
+  await next();
+};
 
-const readLimited = async (stream: NodeJS.ReadableStream, limit: number, onOverflow: () => void): Promise<string> => {
+const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknown> => {
+  const declaredLength = ctx.req.headers['content-length'];
+  const chunked = ctx.req.headers['transfer-encoding'] !== undefined;
+  const declaresJson = ctx.request.type === 'application/json';
+  if (!chunked && (declaredLength === undefined || declaredLength === '0') && !declaresJson) {
+    // No body at all: the endpoint's schema decides whether it needed one.
+    return undefined;
+  }
+  if (ctx.is('application/json') === false) {
+    throw unsupportedMediaType();
+  }
+  const decode = decoderFor(ctx.req.headers['content-encoding']);
+  if (declaredLength !== undefined && Number(declaredLength) > BODY_LIMIT_BYTES) {
+    // Closing stops us reading (and the client sending) a body we are going to refuse anyway.
+    ctx.set('Connection', 'close');
+    throw payloadTooLarge();
+  }
+  const text = await readLimited(ctx.req, decode, () => ctx.set('Connection', 'close'));
+  // A JSON document is never empty: "Content-Type: application/json" and no text is a client's bug.
+  if (text.trim() === '') {
+    throw invalidJson();
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidJson();
+  }
+};
+
+type Decoder = (() => NodeJS.ReadWriteStream) | undefined;
+
+/** gzip and deflate, as HTTP names them (RFC 9110 §8.4.1); anything else is refused, not ignored. */
+const decoderFor = (contentEncoding: string | undefined): Decoder => {
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0) {
+    return undefined;
+  }
+  if (codings.length > 1) {
+    throw unsupportedContentEncoding();
+  }
+  switch (codings[0]) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip;
+    case 'deflate':
+      return createInflate;
+    default:
+      throw unsupportedContentEncoding();
+  }
+};
+
+/**
+ * The limit counts inflated bytes and reading stops as soon as it is passed, so a small compressed body
+ * that inflates to gigabytes (a zip bomb) costs at most the limit in memory.
+ */
+const readLimited = async (request: IncomingMessage, decode: Decoder, onOverflow: () => void): Promise<string> => {
+  const source: Readable = decode === undefined ? request : (pipeline(request, decode(), () => {}) as unknown as Readable);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    size += buffer.length;
-    if (size > limit) {
-      onOverflow();
-      throw payloadTooLarge(limit);
+  try {
+    for await (const chunk of source) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      size += buffer.length;
+      if (size > BODY_LIMIT_BYTES) {
+        onOverflow();
+        throw payloadTooLarge();
+      }
+      chunks.push(buffer);
     }
-    chunks.push(buffer);
+  } catch (error) {
+    if (error instanceof AppError) {
+      throw error;
+    }
+    if (request.readableAborted || request.socket.destroyed) {
+      throw new ClientAbortedError();
+    }
+    if (decode !== undefined) {
+      // Bytes that do not inflate are as unparseable as invalid JSON.
+      throw invalidJson();
+    }
+    throw error;
   }
   const bytes = Buffer.concat(chunks, size);
   // Invalid UTF-8 is as unparseable as invalid JSON.

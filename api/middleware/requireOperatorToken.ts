@@ -1,21 +1,20 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { AppError } from '../../shared/errors/AppError.ts';
-import { authenticationRequired, invalidCredentials } from '../../shared/errors/errors.ts';
+import { operatorTokenInvalid, operatorTokenRequired } from '../../shared/errors/errors.ts';
 import type { AppState } from '../AppState.ts';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /** Equal digests of equal length: the comparison takes the same time whatever the guess, its length included. */
-export const sameSecret = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected));
+const sameSecret = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected));
 
 /** The token of `Authorization: Bearer <token>`, or, with `allowBasic`, the password of HTTP Basic. */
-export const readOperatorToken = (authorization: string, allowBasic: boolean): string | undefined => {
-  const bearer = /^Bearer +(\S+) *$/i.exec(authorization);
+const readOperatorToken = (authorization: string, allowBasic: boolean): string | undefined => {
+  const bearer = /^Bearer (\S+)$/i.exec(authorization);
   if (bearer?.[1] !== undefined) {
     return bearer[1];
   }
-  const basic = allowBasic ? /^Basic +([A-Za-z0-9+/=]+) *$/i.exec(authorization) : null;
+  const basic = allowBasic ? /^Basic ([A-Za-z0-9+/=]+)$/i.exec(authorization) : null;
   if (basic?.[1] !== undefined) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -42,9 +41,9 @@ export const requireOperatorToken = (token: string, options: OperatorTokenOption
     const authorization = ctx.get('Authorization');
     const given = readOperatorToken(authorization, options.allowBasic === true);
     if (given === undefined || !sameSecret(given, token)) {
-      const base = authorization === '' ? authenticationRequired() : invalidCredentials();
-      // The challenge names this interface's scheme, so a browser offers its sign-in prompt for Basic.
-      throw new AppError(base.status, base.code, base.message, { details: base.details, headers: { 'WWW-Authenticate': challenge } });
+      // The challenge names this interface's scheme, so a browser offers its sign-in prompt for Basic;
+      // the message names the operator token, since an API key or a session never opens these routes.
+      throw ctx.req.headers.authorization === undefined ? operatorTokenRequired(challenge) : operatorTokenInvalid(challenge);
     }
     await next();
   };

@@ -48,7 +48,7 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
     for (const [name, description] of Object.entries(spec.headers ?? {})) {
       headers[name] = { description, schema: { type: 'string' } };
     }
-    const content =
+    const content: Record<string, JsonObject> | undefined =
       spec.body === 'error'
         ? { 'application/json': { schema: ref(ERROR_ENVELOPE) } }
         : spec.body !== undefined
@@ -56,6 +56,11 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
           : spec.text !== undefined
             ? { [spec.text]: { schema: { type: 'string' } } }
             : undefined;
+    for (const [mediaType, description] of Object.entries(spec.alternatives ?? {})) {
+      if (content !== undefined) {
+        content[mediaType] = { schema: { type: 'string', description } };
+      }
+    }
     return { description: spec.description, headers, ...(content === undefined ? {} : { content }) };
   };
 
@@ -83,7 +88,7 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
           }),
       ...(operation.requestBody === undefined
         ? {}
-        : { requestBody: { required: true, content: { 'application/json': { schema: component(operation.requestBody, 'input') } } } }),
+        : { requestBody: { required: operation.requestBodyOptional !== true, content: { 'application/json': { schema: component(operation.requestBody, 'input') } } } }),
       responses: Object.fromEntries(Object.entries(operation.responses).map(([status, spec]) => [status, response(spec)])),
     };
   }

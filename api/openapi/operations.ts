@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { accountResponseSchema } from '../routes/account/schema.ts';
-import { apiKeyCreatedSchema, apiKeyListSchema, apiKeyRevokedSchema, createApiKeyBodySchema } from '../routes/apiKeys/schema.ts';
+import {
+  apiKeyCreatedSchema,
+  apiKeyListSchema,
+  apiKeyReplayedSchema,
+  apiKeyRevokedSchema,
+  apiKeyRolledSchema,
+  createApiKeyBodySchema,
+  rollApiKeyRequestSchema,
+} from '../routes/apiKeys/schema.ts';
 import { logoutResponseSchema, providerSchema } from '../routes/auth/schema.ts';
 import { healthResponseSchema, readinessResponseSchema } from '../routes/health/schema.ts';
-import { presetListSchema, presetSchema } from '../routes/presets/schema.ts';
+import { presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
+import { listSimulationsQuerySchema, runListSchema, runSchema } from '../routes/simulations/historySchema.ts';
 import { simulationRequestSchema, simulationResultSchema } from '../routes/simulations/schema.ts';
 import { usageResponseSchema } from '../routes/usage/schema.ts';
+import { PRESETS } from '../../shared/engine/index.ts';
+
+const PRESET_PARAMETER = `A preset name (${PRESETS.map((p) => `\`${p.name}\``).join(', ')}) or an alias (${PRESETS.flatMap((p) => p.aliases.map((a) => `\`${a}\``)).join(', ')}).`;
 
 /** A JSON body, by the name of its component in the document. */
 export interface NamedSchema {
@@ -19,19 +31,21 @@ export interface ResponseSpec {
   readonly body?: NamedSchema | 'error';
   /** A non-JSON body, by media type (the metrics exposition). */
   readonly text?: string;
+  /** Further media types of the same answer, chosen by Accept, with what each holds. */
+  readonly alternatives?: Readonly<Record<string, string>>;
   /** Response headers beyond X-Request-ID, by name: their descriptions. */
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-export interface ParameterSpec {
+interface ParameterSpec {
   readonly name: string;
-  readonly in: 'path' | 'query';
+  readonly in: 'path' | 'query' | 'header';
   readonly description: string;
   readonly schema: z.ZodType;
   readonly required: boolean;
 }
 
-export type SecurityName = 'apiKey' | 'sessionCookie' | 'metricsToken';
+type SecurityName = 'apiKey' | 'sessionCookie' | 'metricsToken';
 
 export interface OperationSpec {
   readonly method: 'get' | 'post' | 'delete';
@@ -45,6 +59,8 @@ export interface OperationSpec {
   readonly security?: readonly (readonly SecurityName[])[];
   readonly parameters?: readonly ParameterSpec[];
   readonly requestBody?: NamedSchema;
+  /** Whether the request body may be left out. */
+  readonly requestBodyOptional?: boolean;
   readonly responses: Readonly<Record<number, ResponseSpec>>;
 }
 
@@ -67,11 +83,40 @@ const authFailures = {
 } as const;
 
 const bodyFailures = {
-  400: error('`invalid_json`: the body is not parseable JSON (or not UTF-8).'),
-  413: error('`payload_too_large`: the body exceeds 16 KiB.'),
-  415: error('`unsupported_media_type`: a body that is not `application/json`.'),
+  400: error('`invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), or does not inflate.'),
+  413: error('`payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`).'),
+  415: error('`unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate.'),
   422: error('`validation_failed`: the body fails the schema; `details.issues` lists `{path, message}` per problem, unknown fields included.'),
 } as const;
+
+const IDEMPOTENCY_KEY: ParameterSpec = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    "Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`, costing no rate limit, quota or slot; a first attempt that failed keeps nothing.",
+  schema: z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/),
+};
+/** The result's other media types, besides JSON (POST /v1/simulations and a history replay alike). */
+const SIMULATION_ALTERNATIVES = {
+  'application/x-ndjson': 'One record per line, each the same JSON object as in `data`, in order, `\\n` after every line.',
+  'text/csv; charset=utf-8':
+    "RFC 4180 CSV: a header row of the preset's `record_fields` names in catalog order, then one CRLF-ended row per record, numbers printed as in the JSON.",
+};
+/** The run's identity, in every format. */
+const SIMULATION_HEADERS = {
+  'Simulation-Id': "The run's simulation_id.",
+  'Simulation-Preset': 'The canonical preset name.',
+  'Simulation-Profile': 'The profile used.',
+  'Simulation-Seed': 'The seed used (drawn when the request gave none).',
+  'Simulation-Engine-Version': "The engine's service_version.",
+};
+const REPLAYED = { 'Idempotent-Replayed': '`true` when this is the first response to an earlier request with the same Idempotency-Key, answered again.' };
+const idempotencyFailures = {
+  409: error('`idempotency_key_in_use`: a request with this Idempotency-Key is still running; retry after `Retry-After` (1 s).', { 'Retry-After': 'Always 1.' }),
+  422: error('`validation_failed` for a body that fails the schema (`details.issues`); `idempotency_key_reused` for an Idempotency-Key used before with a different method, path, body or `Accept`.'),
+} as const;
+const invalidIdempotencyKey = '`invalid_idempotency_key`: Idempotency-Key is not 1–255 characters of visible ASCII; ';
 
 const unavailable = error('`service_unavailable`: PostgreSQL or Redis cannot be reached; retry after `details.retry_after` seconds.', RETRY_AFTER);
 
@@ -121,12 +166,34 @@ export const OPERATIONS: readonly OperationSpec[] = [
         name: 'preset',
         in: 'path',
         required: true,
-        description: 'A preset name (`education`, `finance`, `healthcare`, `mobile_app`) or the alias `mobile`.',
+        description: PRESET_PARAMETER,
         schema: presetSchema.shape.name,
       },
     ],
     responses: {
       200: { description: 'The preset (the canonical one for an alias).', body: named('Preset', presetSchema) },
+      404: error('`preset_not_found`: no preset has that name.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/presets/{preset}/fidelity',
+    operationId: 'getPresetFidelity',
+    tag: 'Catalog',
+    summary: "The preset's stylized facts, measured",
+    description:
+      "The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of the newest engine, and whether it holds. Measured once per engine version, not per request.",
+    parameters: [
+      {
+        name: 'preset',
+        in: 'path',
+        required: true,
+        description: PRESET_PARAMETER,
+        schema: presetSchema.shape.name,
+      },
+    ],
+    responses: {
+      200: { description: 'The fidelity report (of the canonical preset for an alias).', body: named('PresetFidelity', presetFidelitySchema) },
       404: error('`preset_not_found`: no preset has that name.'),
     },
   },
@@ -137,22 +204,96 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: 'Run a simulation',
     description:
-      'Checks, in order: authentication (401/403), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`.',
+      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`) or CSV (`text/csv`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
     security: CALLER,
+    parameters: [IDEMPOTENCY_KEY],
     requestBody: named('SimulationRequest', simulationRequestSchema),
     responses: {
-      200: { description: 'The Simulation result.', body: named('SimulationResult', simulationResultSchema), headers: RATE_LIMIT_FIELDS },
+      200: {
+        description: 'The Simulation result, in the format `Accept` chose (an idempotent replay regenerates the same `simulation_id`, `seed` and `data` in the recorded format; `metadata` may differ only in `compute_ms`).',
+        body: named('SimulationResult', simulationResultSchema),
+        alternatives: SIMULATION_ALTERNATIVES,
+        headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS, ...REPLAYED },
+      },
       ...bodyFailures,
+      400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8).`),
+      422: idempotencyFailures[422],
       401: authFailures[401],
+      406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
       403: error(
         '`account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`).',
         RATE_LIMIT_FIELDS,
       ),
-      409: error('`preset_unavailable`: the preset is currently unavailable.'),
+      409: error('`preset_unavailable`: the preset is currently unavailable; `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with this Idempotency-Key runs.', {
+        'Retry-After': 'With `idempotency_key_in_use`: 1.',
+      }),
       429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
       500: error('`internal_error`: the run failed unexpectedly; it costs no quota.'),
       503: unavailable,
       504: error('`simulation_timeout`: the run did not finish within the deadline (default 30 s); it costs no quota.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/simulations',
+    operationId: 'listSimulations',
+    tag: 'Simulations',
+    summary: "The caller's runs, newest first",
+    description:
+      "One page of the account's run history (all its keys and sessions), newest first. Pages are stable while new runs are made: following `next_cursor` to the end lists every earlier run exactly once.",
+    security: CALLER,
+    parameters: [
+      { name: 'limit', in: 'query', required: false, description: 'Runs per page, 1–100; default 20.', schema: listSimulationsQuerySchema.shape.limit },
+      { name: 'cursor', in: 'query', required: false, description: "The previous page's `next_cursor`, as it is (opaque).", schema: listSimulationsQuerySchema.shape.cursor },
+      { name: 'preset', in: 'query', required: false, description: 'Only runs of this preset: a name or the alias `mobile`.', schema: listSimulationsQuerySchema.shape.preset },
+      { name: 'status', in: 'query', required: false, description: 'Only runs in this status.', schema: listSimulationsQuerySchema.shape.status },
+    ],
+    responses: {
+      200: { description: 'A page of runs.', body: named('RunList', runListSchema) },
+      ...authFailures,
+      422: error('`validation_failed`: a `limit` out of 1–100, a malformed `cursor`, an unknown `preset` or `status`, or an unknown parameter; `details.issues` names it.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/simulations/{simulation_id}',
+    operationId: 'getSimulation',
+    tag: 'Simulations',
+    summary: 'One run of the caller',
+    security: CALLER,
+    parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a run.', schema: runSchema.shape.simulation_id }],
+    responses: {
+      200: { description: 'The run.', body: named('Run', runSchema) },
+      ...authFailures,
+      404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable)."),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/simulations/{simulation_id}/records',
+    operationId: 'replaySimulation',
+    tag: 'Simulations',
+    summary: "A completed run's records, again",
+    description:
+      "Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).",
+    security: CALLER,
+    parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run.', schema: runSchema.shape.simulation_id }],
+    responses: {
+      200: {
+        description: 'The Simulation result, as the run first answered, in the format `Accept` chose.',
+        body: named('SimulationResult', simulationResultSchema),
+        alternatives: SIMULATION_ALTERNATIVES,
+        headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS },
+      },
+      ...authFailures,
+      406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
+      404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable).", RATE_LIMIT_FIELDS),
+      409: error('`simulation_not_completed`: the run is queued, failed or timed out (`details.status`); `preset_unavailable`: its preset is out of service.', RATE_LIMIT_FIELDS),
+      410: error("`engine_version_retired`: the engine major that made the run was removed (`details.service_version`).", RATE_LIMIT_FIELDS),
+      429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
+      500: error('`internal_error`: the run failed unexpectedly.'),
+      503: unavailable,
+      504: error('`simulation_timeout`: the run did not finish within the deadline (default 30 s).'),
     },
   },
   {
@@ -188,14 +329,43 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'createApiKey',
     tag: 'API keys',
     summary: 'Create an API key',
-    description: 'The raw key is in this response only.',
+    description:
+      'The raw key is in this response only. A replay under the same Idempotency-Key answers 201 with the created form without `key` (`ApiKeyReplayed`) and `Idempotent-Replayed: true`.',
     security: CALLER,
+    parameters: [IDEMPOTENCY_KEY],
     requestBody: named('CreateApiKeyRequest', createApiKeyBodySchema),
     responses: {
-      201: { description: 'The created key, with its secret.', body: named('ApiKeyCreated', apiKeyCreatedSchema) },
+      201: {
+        description: 'The created key, with its secret; on a replay, the same without `key`.',
+        body: named('ApiKeyCreatedOrReplayed', z.union([apiKeyCreatedSchema, apiKeyReplayedSchema])),
+        headers: REPLAYED,
+      },
       ...bodyFailures,
+      ...idempotencyFailures,
+      400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8).`),
       401: authFailures[401],
       403: error("`api_key_limit_reached` (`limit`) beyond the plan's active keys; `account_disabled`; `csrf_rejected`."),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/api-keys/{key_id}/roll',
+    operationId: 'rollApiKey',
+    tag: 'API keys',
+    summary: 'Roll an API key: a new key of the same name, the old one working for a grace period',
+    description:
+      'The previous key keeps authenticating until `previous_key_expires_at` (`expires_in` seconds, default 86400; 0 revokes it at once), then fails like a revoked key. A roll does not count against the active-key limit.',
+    security: CALLER,
+    parameters: [{ name: 'key_id', in: 'path', required: true, description: 'The id (UUID) of the key to roll.', schema: apiKeyRevokedSchema.shape.id }],
+    requestBody: named('RollApiKeyRequest', rollApiKeyRequestSchema),
+    requestBodyOptional: true,
+    responses: {
+      201: { description: "The new key's created form, with its secret, and when the previous key stops working.", body: named('ApiKeyRolled', apiKeyRolledSchema) },
+      ...bodyFailures,
+      422: error('`validation_failed`: `expires_in` is not an integer from 0 to 604800, or the body has unknown fields.'),
+      ...authFailures,
+      404: error("`api_key_not_found`: unknown, malformed, or another account's key id."),
+      409: error('`api_key_not_rollable`: the key is revoked or has already been rolled.'),
     },
   },
   {

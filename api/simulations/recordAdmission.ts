@@ -1,8 +1,8 @@
-import { insertSimulation } from '../../shared/db/queries/simulations.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
 import type { Services } from '../Services.ts';
+import { ledgerWriter } from './ledgerWriter.ts';
 
 export interface SimulationRun {
   readonly simulationId: string;
@@ -16,14 +16,19 @@ export interface AdmittedSimulation extends SimulationRun {
   readonly principal: Principal;
   /** ISO timestamp of the monthly period the run counts against: the one the limits reserved in. */
   readonly periodStart: string;
+  /** The engine service_version the run uses, kept in the ledger so a replay runs it again. */
+  readonly serviceVersion: string;
   /** What the limits took for this run, handed back at settlement. */
   readonly admission: SimulationAdmission;
 }
 
-/** The admitted request's ledger row (status `queued`): the durable record monthly usage is counted from. */
+/**
+ * The admitted request's ledger row (status `queued`): the durable record monthly usage is counted from.
+ * Written in a group commit with the other requests of the moment, retried on a lost connection.
+ */
 export const recordAdmission = async (services: Services, admitted: AdmittedSimulation): Promise<void> => {
   const { principal } = admitted;
-  await insertSimulation(services.pool, {
+  await ledgerWriter(services.pool).insert({
     id: admitted.simulationId,
     accountId: principal.accountId,
     apiKeyId: principal.via.kind === 'api_key' ? principal.via.apiKeyId : null,
@@ -33,6 +38,7 @@ export const recordAdmission = async (services: Services, admitted: AdmittedSimu
     seed: admitted.seed,
     numInteractions: admitted.numInteractions,
     periodStart: admitted.periodStart,
+    serviceVersion: admitted.serviceVersion,
   });
   admitted.admission.recorded = true;
 };

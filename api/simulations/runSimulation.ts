@@ -1,11 +1,15 @@
-import type { PresetDefinition } from '../../shared/engine/index.ts';
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import { CHUNK_BYTES, type OutputFormat, type PresetDefinition, type PresetName } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
 import type { Services } from '../Services.ts';
-import { type AdmittedSimulation, recordAdmission } from './recordAdmission.ts';
+import type { SimulationOutcome, SimulationSink } from './createSimulationClient.ts';
 import { drawSeed } from './drawSeed.ts';
+import { type AdmittedSimulation, recordAdmission } from './recordAdmission.ts';
+import { replaySimulation } from './replaySimulation.ts';
 import { settleSimulation } from './settleSimulation.ts';
 
 /** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */
@@ -14,19 +18,63 @@ export interface SimulationRequest {
   readonly profile: string;
   readonly seed: number | undefined;
   readonly numInteractions: number;
+  /** The exact engine version to run (metadata.service_version). */
+  readonly serviceVersion: string;
+  /**
+   * Set when a recorded, completed run is made again (GET /v1/simulations/{id}/records, an idempotent
+   * retry of POST /v1/simulations): its id and the engine version that made it. Same inputs and engine
+   * give the same records; a replay writes no ledger row and takes no quota.
+   */
+  readonly replayOf?: { readonly simulationId: string; readonly serviceVersion: string };
+}
+
+/** The run's identity, sent as the Simulation-* headers in every format. */
+interface SimulationIdentity {
+  readonly simulationId: string;
+  readonly preset: PresetName;
+  readonly profile: string;
+  readonly seed: number;
+  readonly engineVersion: string;
+}
+
+export interface SimulationResponse {
+  readonly identity: SimulationIdentity;
+  /**
+   * The bytes the worker wrote, never parsed here: the whole body for a run that fit one chunk, else a
+   * stream that ends only after the run is settled, and is destroyed (no terminating chunk) if it fails.
+   */
+  readonly body: Buffer | Readable;
+}
+
+export interface RunSimulationOptions {
+  /** JSON when absent. */
+  readonly format?: OutputFormat;
+  /** Aborted when the client goes away: the run is stopped in its thread and settled failed. */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Runs one simulation the limits admitted: write the ledger row while the job is enqueued and run
  * (neither waits on the other: the row is a record, the worker never reads it), then settle the row.
- * Returns the Simulation result as the bytes the worker wrote, never parsed here.
+ * Resolves with the first bytes: a small run's whole body, or a large run's stream once its first chunk
+ * is in. Settlement is awaited before the last bytes go out, so a client that read a whole body finds the
+ * run counted. A replay (`request.replayOf`) goes to replaySimulation: no ledger row, no quota; it frees
+ * the slot of its admission, if it has one, once it has run.
  */
 export const runSimulation = async (
   services: Services,
   principal: Principal,
   request: SimulationRequest,
-  admission: SimulationAdmission,
-): Promise<Buffer> => {
+  admission: SimulationAdmission | undefined,
+  options: RunSimulationOptions = {},
+): Promise<SimulationResponse> => {
+  if (request.replayOf !== undefined) {
+    return replaySimulation(services, request, request.replayOf, admission, options);
+  }
+  if (admission === undefined) {
+    // Only a replay runs without an admission: a new run is always counted.
+    throw internalError();
+  }
   services.simulations.assertAvailable();
   // The deadline covers everything after admission: queueing and the run.
   const deadline = Date.now() + services.config.simulationTimeoutMs;
@@ -38,30 +86,93 @@ export const runSimulation = async (
     numInteractions: request.numInteractions,
     principal,
     periodStart: admission.period.start.toISOString(),
+    serviceVersion: request.serviceVersion,
     admission,
   };
+  const identity: SimulationIdentity = {
+    simulationId: admitted.simulationId,
+    preset: admitted.preset,
+    profile: admitted.profile,
+    seed: admitted.seed,
+    engineVersion: request.serviceVersion,
+  };
 
-  // Both settle before anything else happens, so a row is never settled before it exists.
-  const [recorded, ran] = await Promise.allSettled([recordAdmission(services, admitted), services.simulations.run({ ...admitted, deadline })]);
-  if (recorded.status === 'rejected') {
-    // A run the ledger does not know of is not handed out: it could not be counted.
-    throw recorded.reason;
-  }
-  if (ran.status === 'rejected') {
-    await settleSimulation(services, admitted, { status: 'failed', startedAt: null, finishedAt: Date.now() }).catch((error: unknown) =>
-      services.logger.error({ simulation_id: admitted.simulationId, error: describeError(error) }, 'could not settle a simulation'),
-    );
-    throw ran.reason;
-  }
-  const outcome = ran.value;
-  await settleSimulation(services, admitted, outcome);
+  return streamRun(services, identity, options, async (sink) => {
+    // Both settle before anything else happens, so a row is never settled before it exists.
+    const [recorded, ran] = await Promise.allSettled([
+      recordAdmission(services, admitted),
+      services.simulations.run({ ...admitted, serviceVersion: request.serviceVersion, deadline, format: options.format ?? 'json' }, sink),
+    ]);
+    if (recorded.status === 'rejected') {
+      // A run the ledger does not know of is not handed out: it could not be counted.
+      throw recorded.reason;
+    }
+    if (ran.status === 'rejected') {
+      await settleSimulation(services, admitted, { status: 'failed', startedAt: null, finishedAt: Date.now() }).catch((error: unknown) =>
+        services.logger.error({ simulation_id: admitted.simulationId, error: describeError(error) }, 'could not settle a simulation'),
+      );
+      throw ran.reason;
+    }
+    const outcome = ran.value;
+    await settleSimulation(services, admitted, outcome);
+    return outcome;
+  });
+};
 
-  switch (outcome.status) {
-    case 'completed':
-      return outcome.body;
-    case 'timed_out':
-      throw simulationTimeout(services.config.simulationTimeoutMs);
-    case 'failed':
-      throw internalError();
+/**
+ * The streaming half shared by a new run and a replay: `run` gets the sink the worker's chunks go to and
+ * resolves with the run's outcome once whatever must happen before the last bytes (settlement) is done.
+ * Resolves with a small run's whole body, or a stream once the first chunk is in; a stream ends with the
+ * last bytes, or is destroyed (no terminating chunk) if the run fails.
+ */
+export const streamRun = async (
+  services: Services,
+  identity: SimulationIdentity,
+  options: RunSimulationOptions,
+  run: (sink: SimulationSink) => Promise<SimulationOutcome>,
+): Promise<SimulationResponse> => {
+  let stream: PassThrough | undefined;
+  let streaming: (body: PassThrough) => void = () => {};
+  const started = new Promise<PassThrough>((resolve) => {
+    streaming = resolve;
+  });
+  const sink: SimulationSink = {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    write: async (chunk) => {
+      if (stream === undefined) {
+        stream = new PassThrough({ highWaterMark: CHUNK_BYTES });
+        streaming(stream);
+      }
+      if (!stream.write(chunk)) {
+        // The client reads slower than the run is made: wait, and let the wait reach the worker.
+        await once(stream, 'drain', options.signal === undefined ? {} : { signal: options.signal });
+      }
+    },
+  };
+
+  const finished = (async (): Promise<Buffer> => {
+    const outcome = await run(sink);
+    switch (outcome.status) {
+      case 'completed':
+        return outcome.body;
+      case 'timed_out':
+        throw simulationTimeout(services.config.simulationTimeoutMs);
+      case 'failed':
+        throw internalError();
+    }
+  })();
+
+  const first = await Promise.race([started, finished]);
+  if (Buffer.isBuffer(first)) {
+    return { identity, body: first };
   }
+  void finished.then(
+    (last) => first.end(last),
+    (error: unknown) => {
+      services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'simulation failed mid-stream; response cut');
+      // Destroying the body ends the response without its terminating chunk: never a body that looks whole.
+      first.destroy(error instanceof Error ? error : new Error(String(error)));
+    },
+  );
+  return { identity, body: first };
 };

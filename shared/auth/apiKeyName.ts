@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const API_KEY_NAME_MAX_LENGTH = 100;
+const API_KEY_NAME_MAX_LENGTH = 100;
 
 /**
  * A key's label: 1–100 characters after trimming, counted as characters (code points) the way PostgreSQL's

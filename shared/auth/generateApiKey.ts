@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
-export const API_KEY_PREFIX = 'bs_live_';
-export const API_KEY_SECRET_LENGTH = 32;
+const API_KEY_PREFIX = 'bs_live_';
+const API_KEY_SECRET_LENGTH = 32;
 /** How much of the key is kept in the clear to identify it: `bs_live_` and four secret characters. */
-export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
+const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
 export const API_KEY_PATTERN = /^bs_live_[A-Za-z0-9]{32}$/;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,10 +1,13 @@
 import { hashSeed } from './hashSeed.ts';
-import { presetModels } from './presetModels.ts';
+import { ENGINE_VERSION } from './engineVersion.ts';
+import { engineModels } from './engineVersions.ts';
 import type { SimulationInput } from './presetTypes.ts';
 import { Rng } from './rng.ts';
 import type { PresetModel, Simulator } from './simulator.ts';
 
 export interface Simulation {
+  /** The exact engine version that runs, metadata.service_version. */
+  readonly serviceVersion: string;
   readonly model: PresetModel;
   readonly simulator: Simulator;
   readonly count: number;
@@ -16,7 +19,11 @@ export interface Simulation {
  */
 export function createSimulation(input: SimulationInput): Simulation {
   const { preset, profile, seed, numInteractions } = input;
-  const model = Object.hasOwn(presetModels, preset) ? presetModels[preset] : undefined;
+  const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
+  // The one place a run's engine version is chosen: every writer gets its simulator from here.
+  const models = engineModels(serviceVersion);
+  if (models === undefined) throw new RangeError(`unknown engine version: ${String(serviceVersion)}`);
+  const model = Object.hasOwn(models, preset) ? models[preset] : undefined;
   if (model === undefined) throw new RangeError(`unknown preset: ${String(preset)}`);
   if (!model.profiles.includes(profile)) {
     throw new RangeError(`unknown profile for ${preset}: ${String(profile)}`);
@@ -28,5 +35,5 @@ export function createSimulation(input: SimulationInput): Simulation {
     throw new RangeError(`numInteractions must be an integer >= 1, got ${String(numInteractions)}`);
   }
   const rng = new Rng(hashSeed(preset, profile, seed));
-  return { model, simulator: model.createSimulator(profile, rng), count: numInteractions };
+  return { serviceVersion, model, simulator: model.createSimulator(profile, rng), count: numInteractions };
 }

@@ -2,13 +2,25 @@ import { education } from './models/education.ts';
 import { finance } from './models/finance.ts';
 import { healthcare } from './models/healthcare.ts';
 import { mobileApp } from './models/mobileApp.ts';
+import { finance as finance2 } from './models/v2/finance.ts';
+import { healthcare as healthcare2 } from './models/v2/healthcare.ts';
+import { mobileApp as mobileApp2 } from './models/v2/mobileApp.ts';
 import type { PresetName } from './presetTypes.ts';
 import type { PresetModel } from './simulator.ts';
 
-/** Every preset's model, in catalog order; the single source of the catalog and of the generators. */
-export const presetModels: Readonly<Record<PresetName, PresetModel>> = {
-  education,
-  finance,
-  healthcare,
-  mobile_app: mobileApp,
-};
+export type PresetModels = Readonly<Record<PresetName, PresetModel>>;
+
+/**
+ * Every engine version the service ships, newest first, with each preset's model. A version's models
+ * never change once released (test/engine/goldenDigests.test.ts): a change of output is a new version,
+ * and the old one stays here so that a seed stays valid forever (DECISIONS "Engine versions").
+ */
+export const ENGINE_MODELS: readonly { readonly version: string; readonly models: PresetModels }[] = [
+  // Engine 1's education model already holds every education fact of DECISIONS "Fidelity": engine 2
+  // serves the same model, so both engines print the same education records.
+  { version: '2.0.0', models: { education, finance: finance2, healthcare: healthcare2, mobile_app: mobileApp2 } },
+  { version: '1.0.0', models: { education, finance, healthcare, mobile_app: mobileApp } },
+];
+
+/** The newest engine's models: the source of the catalog. */
+export const presetModels: PresetModels = ENGINE_MODELS[0]!.models;

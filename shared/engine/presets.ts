@@ -1,6 +1,8 @@
 import { deepFreeze } from './deepFreeze.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import { presetModels } from './presetModels.ts';
+import { engineVersionsOf } from './engineVersions.ts';
+import { PRESET_NAMES } from './presetTypes.ts';
 import type { PresetDefinition, RecordField } from './presetTypes.ts';
 import type { PresetModel } from './simulator.ts';
 
@@ -21,16 +23,12 @@ function definitionOf(model: PresetModel): PresetDefinition {
     aliases: [...model.aliases],
     record_fields: model.fields.map((f) => ({ name: f.name, type: FIELD_TYPES[f.kind], description: f.description })),
     state_transitions: Object.fromEntries(model.states.map((s) => [s, [...(model.transitions[s] ?? [])]])),
+    engine_versions: engineVersionsOf(model.name),
   };
 }
 
 /**
- * The catalog, derived from the models themselves so that what the endpoints publish (fields, states,
+ * The catalog, derived from the newest engine's models themselves so that what the endpoints publish (fields, states,
  * transitions) is what the generators produce. Copies, deeply frozen.
  */
-export const PRESETS: readonly PresetDefinition[] = deepFreeze([
-  definitionOf(presetModels.education),
-  definitionOf(presetModels.finance),
-  definitionOf(presetModels.healthcare),
-  definitionOf(presetModels.mobile_app),
-]);
+export const PRESETS: readonly PresetDefinition[] = deepFreeze(PRESET_NAMES.map((name) => definitionOf(presetModels[name])));

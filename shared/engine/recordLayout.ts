@@ -1,10 +1,11 @@
 import { byteChunk } from './byteChunk.ts';
 import type { ByteChunk } from './byteChunk.ts';
+import type { OutputFormat } from './outputFormat.ts';
 import type { PresetModel } from './simulator.ts';
 
 export const KIND_INTEGER = 0;
 export const KIND_DECIMAL = 1;
-export const KIND_ENUM = 2;
+const KIND_ENUM = 2;
 
 /**
  * A preset's record pre-encoded for the byte writer: every constant byte of a record (keys, quotes,
@@ -24,12 +25,23 @@ export interface RecordLayout {
   readonly maxRecordBytes: number;
 }
 
-const layouts = new Map<string, RecordLayout>();
+// Keyed by the model itself, then the format: each engine version has its own model objects for a preset.
+const layouts = new Map<PresetModel, Map<OutputFormat, RecordLayout>>();
+
+// What surrounds the values in each format. JSON and NDJSON print the same object per record (NDJSON
+// without the array's commas, a newline after each); CSV prints bare values (names and enum values are
+// plain identifiers, so RFC 4180 needs no quoting) and ends each row with CRLF.
+const SYNTAX: Readonly<Record<OutputFormat, { readonly keyed: boolean; readonly firstHead: string; readonly nextHead: string; readonly end: string }>> = {
+  json: { keyed: true, firstHead: '{', nextHead: ',{', end: '}' },
+  ndjson: { keyed: true, firstHead: '{', nextHead: '{', end: '}\n' },
+  csv: { keyed: false, firstHead: '', nextHead: '', end: '\r\n' },
+};
 
 // Names and enum values are plain identifiers, so they need no JSON escaping and are one byte per char.
 const PLAIN = /^[A-Za-z0-9_]+$/;
 
-function buildLayout(model: PresetModel): RecordLayout {
+function buildLayout(model: PresetModel, format: OutputFormat): RecordLayout {
+  const syntax = SYNTAX[format];
   const fields = model.fields;
   const first = fields[0];
   if (first === undefined || first.kind === 'enum') throw new Error('a record starts with a numeric field');
@@ -43,9 +55,10 @@ function buildLayout(model: PresetModel): RecordLayout {
   }
   const keyOf = (j: number): string => {
     const field = fields[j]!;
-    return `"${field.name}":${field.kind === 'enum' ? '"' : ''}`;
+    return syntax.keyed ? `"${field.name}":${field.kind === 'enum' ? '"' : ''}` : '';
   };
-  const after = fields.map((_, j) => (j + 1 < fields.length ? `,${keyOf(j + 1)}` : '}'));
+  const closeQuote = syntax.keyed ? '"' : '';
+  const after = fields.map((_, j) => (j + 1 < fields.length ? `,${keyOf(j + 1)}` : syntax.end));
   let maxRecordBytes = 2 + keyOf(0).length + 4;
   const enumChunks = fields.map((field, j) => {
     const suffix = after[j]!;
@@ -55,11 +68,11 @@ function buildLayout(model: PresetModel): RecordLayout {
       // A sign and the 16 digits of a safe integer, plus the point and the fraction's digits.
       maxRecordBytes += 17 + (field.kind === 'decimal' ? 1 + field.decimals : 0) + suffix.length;
     }
-    return field.values.map((value) => byteChunk(`${value}"${suffix}`));
+    return field.values.map((value) => byteChunk(`${value}${closeQuote}${suffix}`));
   });
   return {
-    firstHead: byteChunk(`{${keyOf(0)}`),
-    nextHead: byteChunk(`,{${keyOf(0)}`),
+    firstHead: byteChunk(`${syntax.firstHead}${keyOf(0)}`),
+    nextHead: byteChunk(`${syntax.nextHead}${keyOf(0)}`),
     kinds: Int32Array.from(fields, (f) =>
       f.kind === 'integer' ? KIND_INTEGER
       : f.kind === 'decimal' ? KIND_DECIMAL
@@ -72,11 +85,16 @@ function buildLayout(model: PresetModel): RecordLayout {
   };
 }
 
-export function recordLayout(model: PresetModel): RecordLayout {
-  let layout = layouts.get(model.name);
+export function recordLayout(model: PresetModel, format: OutputFormat = 'json'): RecordLayout {
+  let byFormat = layouts.get(model);
+  if (byFormat === undefined) {
+    byFormat = new Map();
+    layouts.set(model, byFormat);
+  }
+  let layout = byFormat.get(format);
   if (layout === undefined) {
-    layout = buildLayout(model);
-    layouts.set(model.name, layout);
+    layout = buildLayout(model, format);
+    byFormat.set(format, layout);
   }
   return layout;
 }

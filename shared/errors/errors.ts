@@ -9,7 +9,29 @@ export interface ValidationIssue {
 
 const retryHeaders = (seconds: number): Record<string, string> => ({ 'Retry-After': String(seconds) });
 
+/** DECISIONS: "body over 16 KiB"; for a compressed body, its size once inflated. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
 export const invalidJson = (): AppError => new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
+
+export const invalidIdempotencyKey = (): AppError =>
+  new AppError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters of visible ASCII (0x21-0x7E).');
+
+/** HTTP the server cannot parse (README "Errors"): answered before any route sees it, or by Koa's parser. */
+export const malformedRequest = (): AppError => new AppError(400, 'malformed_request', 'The request is not well-formed HTTP/1.1.');
+
+/** The client hung up before its body arrived: nobody reads this answer, and it is not our fault. */
+export class ClientAbortedError extends AppError {
+  constructor() {
+    super(400, 'malformed_request', 'The client closed the connection before sending the whole request.');
+    this.name = 'ClientAbortedError';
+  }
+}
+
+export const requestTimeout = (): AppError => new AppError(408, 'request_timeout', 'The request did not arrive in time.');
+
+export const headersTooLarge = (): AppError =>
+  new AppError(431, 'headers_too_large', 'The request headers are too large.');
 
 export const authenticationRequired = (): AppError =>
   new AppError(401, 'authentication_required', 'Authentication is required: send Authorization: Bearer <API key> or sign in.', {
@@ -19,6 +41,17 @@ export const authenticationRequired = (): AppError =>
 export const invalidCredentials = (): AppError =>
   new AppError(401, 'invalid_credentials', 'The credentials are invalid, revoked or expired.', {
     headers: { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' },
+  });
+
+/** The operator interfaces (/metrics, /admin/queues) open with the operator's token, never a key or a session. */
+export const operatorTokenRequired = (challenge: string): AppError =>
+  new AppError(401, 'authentication_required', 'This endpoint needs the operator token: send Authorization: Bearer <operator token>.', {
+    headers: { 'WWW-Authenticate': challenge },
+  });
+
+export const operatorTokenInvalid = (challenge: string): AppError =>
+  new AppError(401, 'invalid_credentials', 'The operator token is wrong; API keys and sessions do not open this endpoint.', {
+    headers: { 'WWW-Authenticate': challenge },
   });
 
 export const accountDisabled = (): AppError => new AppError(403, 'account_disabled', 'This account is disabled.');
@@ -56,6 +89,8 @@ export const presetNotFound = (preset: string): AppError =>
 
 export const apiKeyNotFound = (): AppError => new AppError(404, 'api_key_not_found', 'No such API key.');
 
+export const simulationNotFound = (): AppError => new AppError(404, 'simulation_not_found', 'No such simulation.');
+
 export const providerNotFound = (): AppError =>
   new AppError(404, 'provider_not_found', 'Unknown identity provider; use github or google.');
 
@@ -64,17 +99,50 @@ export const methodNotAllowed = (allowed: readonly string[]): AppError =>
     headers: { Allow: allowed.join(', ') },
   });
 
+export const notAcceptable = (supported: readonly string[]): AppError =>
+  new AppError(406, 'not_acceptable', `Accept allows none of the formats this endpoint answers in: ${supported.join(', ')}.`, {
+    details: { supported },
+  });
+
 export const presetUnavailable = (preset: string): AppError =>
   new AppError(409, 'preset_unavailable', `The preset ${preset} is currently unavailable.`);
 
-export const payloadTooLarge = (limitBytes: number): AppError =>
-  new AppError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`);
+export const simulationNotCompleted = (status: string): AppError =>
+  new AppError(409, 'simulation_not_completed', `Only a completed simulation's records can be served again; this one is ${status}.`, {
+    details: { status },
+  });
+
+export const engineVersionRetired = (serviceVersion: string): AppError =>
+  new AppError(410, 'engine_version_retired', `The engine version ${serviceVersion} that made this simulation is no longer served.`, {
+    details: { service_version: serviceVersion },
+  });
+
+export const idempotencyKeyInUse = (): AppError =>
+  new AppError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry in 1 s.', {
+    headers: retryHeaders(1),
+  });
+
+export const apiKeyNotRollable = (): AppError =>
+  new AppError(409, 'api_key_not_rollable', 'This API key is revoked or has already been rolled.');
+
+export const payloadTooLarge = (): AppError =>
+  new AppError(413, 'payload_too_large', `The request body exceeds ${BODY_LIMIT_BYTES} bytes.`);
 
 export const unsupportedMediaType = (): AppError =>
   new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json.');
 
+export const unsupportedContentEncoding = (): AppError =>
+  new AppError(415, 'unsupported_media_type', 'Request bodies may be sent as is, or with Content-Encoding gzip or deflate.');
+
 export const validationFailed = (issues: readonly ValidationIssue[]): AppError =>
   new AppError(422, 'validation_failed', 'The request is invalid.', { details: { issues } });
+
+export const idempotencyKeyReused = (): AppError =>
+  new AppError(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with a different method, path, body or Accept; use a new key.',
+  );
 
 export const rateLimitExceeded = (limit: number, retryAfter: number): AppError =>
   new AppError(429, 'rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s.`, {

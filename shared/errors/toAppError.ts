@@ -1,6 +1,6 @@
 import { BackendTerminatedError, ConnectionError, StatementTimeoutError } from 'slonik';
 import { AppError } from './AppError.ts';
-import { internalError, methodNotAllowed, notFound, payloadTooLarge, serviceUnavailable, unsupportedMediaType } from './errors.ts';
+import { internalError, malformedRequest, methodNotAllowed, notFound, payloadTooLarge, serviceUnavailable, unsupportedMediaType } from './errors.ts';
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
 
@@ -28,11 +28,11 @@ export const toAppError = (error: unknown, backingServiceDown: () => boolean): A
       case 405:
         return methodNotAllowed([]);
       case 413:
-        return payloadTooLarge(16 * 1024);
+        return payloadTooLarge();
       case 415:
         return unsupportedMediaType();
       default:
-        return new AppError(status, 'bad_request', 'The request could not be processed.');
+        return malformedRequest();
     }
   }
   if (backingServiceDown()) {

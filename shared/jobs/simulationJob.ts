@@ -1,25 +1,40 @@
 import { z } from 'zod';
+import { OUTPUT_FORMATS } from '../engine/outputFormat.ts';
+import { PRESET_NAMES } from '../engine/presetTypes.ts';
 
 /** BullMQ job name; the queue carries one kind of job, the name only labels it in dashboards. */
 export const SIMULATION_JOB_NAME = 'simulate';
 
 /**
  * What travels on the queue: the run's inputs and where to answer, nothing that identifies a person or a
- * credential (no key, no e-mail, no account). The job id is the simulation id. The worker parses this from
+ * credential (no key, no e-mail, no account). The job id is the run id (`runId`, else the simulation id). The worker parses this from
  * `unknown`, because a job enqueued by an older or newer deployment can outlive the code that wrote it.
  */
 export const simulationJobDataSchema = z.object({
   simulationId: z.uuid(),
-  preset: z.enum(['education', 'finance', 'healthcare', 'mobile_app']),
+  preset: z.enum(PRESET_NAMES),
   profile: z.string().min(1).max(64),
   seed: z.int().min(0).max(4_294_967_295),
   numInteractions: z.int().min(1),
+  /**
+   * The exact engine version to run, resolved by the API (metadata.service_version). A job enqueued by a
+   * deployment that predates engine selection only knew engine 1.0.0, so that is what it gets.
+   */
+  serviceVersion: z.string().min(1).max(32).default('1.0.0'),
+  /**
+   * This run's own id when it differs from simulationId: a history replay makes a recorded simulation
+   * again under its recorded id, and several replays of one simulation may be in flight at once, so each
+   * needs its own job id, result key and reply. Absent for a new run, whose run id is its simulation id.
+   */
+  runId: z.uuid().optional(),
   /** The answering API's version, echoed as metadata.api_version so a rolling deploy never mislabels it. */
   apiVersion: z.string().min(1).max(32),
   /** Epoch milliseconds after which nobody waits for the result: the worker aborts the run then. */
   deadline: z.int().positive(),
-  /** The Pub/Sub channel of the one API process waiting for this result. */
+  /** The reply stream of the one API process waiting for this result (shared/jobs/replyKeys.ts). */
   replyTo: z.string().min(1).max(200),
+  /** The response format; a job from before formats existed is JSON. */
+  format: z.enum(OUTPUT_FORMATS).default('json'),
 });
 
 export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
@@ -54,7 +54,7 @@ const spawnAdmin = async (args: readonly string[], databaseUrl: string): Promise
     execFile(
       'npm',
       ['run', '--silent', 'admin', '--', ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test' }, timeout: 60_000 },
+      { env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_PREFIX: app.redisPrefix, NODE_ENV: 'test' }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
         resolve({ code, stdout, stderr });
@@ -70,7 +70,7 @@ const json = (run: AdminRun): Record<string, unknown> => {
   return JSON.parse(lines[0] ?? '') as Record<string, unknown>;
 };
 
-const assertFailed = (t: import('ava').ExecutionContext, run: AdminRun, pattern: RegExp): void => {
+const assertFailed = (t: ExecutionContext, run: AdminRun, pattern: RegExp): void => {
   t.not(run.code, 0);
   t.is(run.stdout, '');
   const lines = run.stderr.split('\n').filter((line) => line !== '');
@@ -165,6 +165,36 @@ test('create-key fails for an unknown account and for a bad name', async (t) => 
   assertFailed(t, await admin(['create-key', '--email', account.email, '--name', 'x'.repeat(101)]), /--name/);
 });
 
+test('roll-key prints the new key and when the old one expires; the old key works until then, the new one at once', async (t) => {
+  const account = await buildAccount(app.services.pool);
+  const old = await buildApiKey(app.services.pool, account.id, { name: 'deploy' });
+  const run = await admin(['roll-key', '--email', account.email, '--key-id', old.id, '--expires-in', '600']);
+  t.is(run.code, 0, run.stderr);
+  const output = json(run);
+  t.deepEqual(Object.keys(output).sort(), ['id', 'key', 'key_prefix', 'name', 'previous_key_expires_at', 'previous_key_id']);
+  t.is(output.name, 'deploy');
+  t.is(output.previous_key_id, old.id);
+  t.regex(String(output.key), /^bs_live_[A-Za-z0-9]{32}$/);
+  t.is((await get('/v1/account', String(output.key))).status, 200);
+  t.is((await get('/v1/account', old.key)).status, 200);
+  const listed = await get('/v1/api-keys', old.key);
+  t.is(listed.body.find((key: { id: string }) => key.id === old.id).expires_at, output.previous_key_expires_at);
+  assertFailed(t, await admin(['roll-key', '--email', account.email, '--key-id', old.id]), /already been rolled/);
+  const now = await admin(['roll-key', '--email', account.email, '--key-id', String(output.id), '--expires-in', '0']);
+  t.is(now.code, 0, now.stderr);
+  t.is((await get('/v1/account', String(output.key))).status, 401);
+});
+
+test('roll-key fails for another account\'s key, a malformed id and a bad --expires-in', async (t) => {
+  const account = await buildAccount(app.services.pool);
+  const other = await buildAccount(app.services.pool);
+  const foreign = await buildApiKey(app.services.pool, other.id);
+  assertFailed(t, await admin(['roll-key', '--email', account.email, '--key-id', foreign.id]), /no such API key/);
+  assertFailed(t, await admin(['roll-key', '--email', account.email, '--key-id', 'nope']), /--key-id/);
+  assertFailed(t, await admin(['roll-key', '--email', account.email, '--key-id', foreign.id, '--expires-in', '604801']), /--expires-in/);
+  assertFailed(t, await admin(['roll-key', '--email', account.email, '--key-id', foreign.id, '--expires-in', 'soon']), /--expires-in/);
+});
+
 test('a command on an e-mail shared by several accounts fails as ambiguous and changes nothing', async (t) => {
   const email = unique();
   const first = await buildAccount(app.services.pool, { email });
@@ -198,6 +228,27 @@ test('deactivate makes its keys answer 403 account_disabled; activate restores t
   t.is(on.code, 0, on.stderr);
   t.deepEqual(json(on), { id: account.id, email: account.email, is_active: true });
   t.is((await get('/v1/account', key)).status, 200);
+});
+
+test('deactivate, activate and set-plan reach a key the API process has cached on its very next simulation request', async (t) => {
+  const account = await buildAccount(app.services.pool, { plan: 'free' });
+  const { key } = await buildApiKey(app.services.pool, account.id);
+  // An invalid body is answered 422 only once the key is authenticated (and, from then on, cached).
+  const simulate = async (): Promise<Response> =>
+    fetch(`${app.url}/v1/simulations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ preset: 'finance', num_interactions: 0 }),
+    });
+  t.is((await simulate()).status, 422);
+  t.is((await admin(['deactivate', '--email', account.email])).code, 0);
+  t.is((await simulate()).status, 403);
+  t.is((await admin(['activate', '--email', account.email])).code, 0);
+  const active = await simulate();
+  t.is(active.status, 422);
+  t.is(active.headers.get('ratelimit-policy'), '"rpm";q=5;w=60');
+  t.is((await admin(['set-plan', '--email', account.email, '--plan', 'enterprise'])).code, 0);
+  t.not((await simulate()).headers.get('ratelimit-policy'), '"rpm";q=5;w=60');
 });
 
 test('activate and deactivate fail for an unknown account', async (t) => {

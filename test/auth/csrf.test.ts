@@ -88,3 +88,15 @@ test('API-key requests are exempt from the origin check', async (t) => {
   t.is(response.status, 200);
   t.deepEqual(response.body, { status: 'revoked', id: created.body.id });
 });
+
+test('a session can roll its key from its own origin; a cross-origin roll is refused and rolls nothing', async (t) => {
+  const { cookie, accountId } = await signedIn(stack);
+  const created = await browserRequest(stack.app, 'POST', '/v1/api-keys', { cookie, origin: TEST_PUBLIC_URL, body: { name: 'rotate' } });
+  const foreign = await browserRequest(stack.app, 'POST', `/v1/api-keys/${created.body.id}/roll`, { cookie, origin: EVIL, body: { expires_in: 0 } });
+  t.true(isCsrfRejection(foreign));
+  t.is(await keyCount(accountId), 1);
+  const own = await browserRequest(stack.app, 'POST', `/v1/api-keys/${created.body.id}/roll`, { cookie, origin: TEST_PUBLIC_URL, body: { expires_in: 0 } });
+  t.is(own.status, 201);
+  t.is(own.body.name, 'rotate');
+  t.is(await keyCount(accountId), 2);
+});

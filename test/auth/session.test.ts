@@ -115,3 +115,11 @@ test('an Authorization header is judged alone: a session cookie beside a bad key
   t.is(response.status, 401);
   t.is(response.body.error.details.code, 'invalid_credentials');
 });
+
+test('a request with an empty Authorization header is judged by it alone, not by its valid cookie', async (t) => {
+  const { cookie } = await signedIn(stack);
+  t.is((await getAccount(stack.app, cookie)).status, 200);
+  const response = await fetch(`${stack.app.url}/v1/account`, { headers: { Cookie: cookie, Authorization: '' } });
+  t.is(response.status, 401);
+  t.is(((await response.json()) as any).error.details.code, 'invalid_credentials');
+});

@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import anyTest, { type ExecutionContext, type TestFn } from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { findAccountsByEmail } from '../../shared/db/queries/accounts.ts';
+import { generateRecords } from '../../shared/engine/index.ts';
 import { artifactsDir, type BrowserStack, launchChromium, startBrowserStack } from '../helpers/browser.ts';
+import { buildApiKey } from '../helpers/factories.ts';
+import { insertLedgerRow } from '../history/historyFixtures.ts';
 
 // The page's globals, typed just enough for the callbacks below (which run in the page, so they cast
 // globalThis themselves): the project's tsconfig has no DOM library.
@@ -192,10 +196,30 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     'risk_alert',
   ]);
   t.true((await page.locator('#sim-legend li').count()) >= 1);
+  // Next to the chart: the stylized facts finance data is measured to hold for this profile (issue 16).
+  await page.locator('#sim-fidelity[data-facts="8"]').waitFor({ timeout: 30_000 });
+  t.regex((await page.locator('#sim-fidelity caption').textContent()) ?? '', /Finance data is measured to hold \(Growth investor\)/i);
+  const facts = page.locator('#sim-fidelity tbody tr');
+  t.is(await facts.count(), 8);
+  const lag20 = page.locator('#sim-fidelity tr[data-fact="volatility_clustering_lag_20"]');
+  t.deepEqual((await lag20.locator('th, td').allTextContents()).map((text) => text.trim()).filter((_, i) => i !== 2), [
+    'Autocorrelation of |daily_return| at lag 20 (slow decay)',
+    '≥ 0.05',
+    'Yes',
+  ]);
+  t.deepEqual([...new Set(await page.locator('#sim-fidelity tbody td:last-child').allTextContents())], ['Yes']);
+  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 2\.0\.0\./);
   await shoot(t, page, '04-simulation');
 
   // 5. The CSV download holds every record, the same as the API returns for the same inputs.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  // It is the server's CSV: the page asks for the same run with Accept: text/csv.
+  const [download, csvRequest] = await Promise.all([
+    page.waitForEvent('download'),
+    page.waitForRequest((request) => request.url().endsWith('/v1/simulations') && request.headers().accept === 'text/csv'),
+    page.getByRole('button', { name: 'Download CSV' }).click(),
+  ]);
+  // The engine that made the charted run, pinned: a newer default engine would give other records.
+  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '2.0.0');
   t.is(download.suggestedFilename(), 'simulation-finance-growth_investor-seed20240-n300.csv');
   const csvPath = path.join(t.context.shots, '05-download.csv');
   await download.saveAs(csvPath);
@@ -247,6 +271,49 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   );
 });
 
+test.serial('a person rolls a key: the new key is shown once and the old one keeps working until the time shown', async (t) => {
+  const { page, problems } = await openPage(t);
+  await signIn(t, page, { subject: '7010', email: 'katherine@example.test', name: 'Katherine Johnson' });
+  await page.getByLabel('Key name').fill('server');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const keyField = page.getByLabel('New API key');
+  await keyField.waitFor();
+  const oldKey = await keyField.inputValue();
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+
+  // A free account holds one key, and can still roll it.
+  await page.getByRole('button', { name: 'Roll key server' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Roll the key “server”?' });
+  await dialog.waitFor();
+  await dialog.getByLabel('The previous key keeps working for').selectOption('3600');
+  await shoot(t, page, '07a-roll-dialog');
+  await dialog.getByRole('button', { name: 'Roll key' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const previous = page.locator('#new-key-previous');
+  await previous.waitFor();
+  t.regex((await previous.textContent()) ?? '', new RegExp(`^The previous key ${oldKey.slice(0, 12)}… keeps working until .+\\.$`));
+  const newKey = await keyField.inputValue();
+  t.regex(newKey, /^bs_live_[A-Za-z0-9]{32}$/);
+  t.not(newKey, oldKey);
+  t.regex((await page.locator('#new-key-warning').textContent()) ?? '', /it will not be shown again/);
+  const rows = page.locator('#keys-body tr', { hasText: 'server' });
+  t.is(await rows.count(), 2);
+  const oldRow = page.locator('#keys-body tr', { hasText: oldKey.slice(0, 12) });
+  t.regex((await oldRow.textContent()) ?? '', /Active until /);
+  t.is(await oldRow.getByRole('button', { name: 'Roll key server' }).count(), 0, 'a rolled key cannot be rolled again');
+  await shoot(t, page, '07b-key-rolled');
+
+  t.is((await apiWithKey(t, oldKey, '/v1/account')).status, 200, 'the old key works during its grace period');
+  t.is((await apiWithKey(t, newKey, '/v1/account')).status, 200, 'the new key works at once');
+  const listed = (await (await apiWithKey(t, newKey, '/v1/api-keys')).json()) as { key_prefix: string; expires_at: string | null }[];
+  const expiresAt = listed.find((key) => key.key_prefix === oldKey.slice(0, 12))?.expires_at ?? '';
+  const graceMs = Date.parse(expiresAt) - Date.now();
+  t.true(graceMs > 3_000_000 && graceMs <= 3_600_000, expiresAt);
+  await page.getByRole('button', { name: 'I have saved it' }).click();
+  t.true(await previous.isHidden());
+  t.deepEqual(problems, []);
+});
+
 test.serial('a refused sign-in comes back explained in plain words', async (t) => {
   const { stack } = t.context;
   const { page, problems } = await openPage(t);
@@ -265,7 +332,6 @@ test.serial('a refused sign-in comes back explained in plain words', async (t) =
 });
 
 test.serial('too many runs say when to retry, and the console fits a phone screen', async (t) => {
-  const { stack } = t.context;
   const { page, problems } = await openPage(t, { width: 390, height: 844 });
   await signIn(t, page, { subject: '7002', email: 'grace@example.test', name: 'Grace Hopper' });
   await page.locator('#usage-requests').waitFor();
@@ -335,4 +401,103 @@ test.serial('quota and limit errors name what ran out and when it resets', async
     await explain(503, { code: 'service_unavailable' }, '30'),
     'The service is temporarily unavailable. Try again in 30 seconds. (Request id: req-1.)',
   );
+});
+
+test.serial('the run history pages newest first, filters by preset, shows a run again, downloads it from the server and runs it again with a new seed', async (t) => {
+  const { stack } = t.context;
+  const { page, problems } = await openPage(t);
+  await signIn(t, page, { subject: '7003', email: 'dorothy@example.test', name: 'Dorothy Vaughan' });
+  const [account] = await findAccountsByEmail(stack.app.services.pool, 'dorothy@example.test');
+  if (account === undefined) {
+    t.fail('no account');
+    return;
+  }
+  // Twelve earlier runs straight in the ledger (oldest first, some with an API key), then one made here,
+  // in the browser session.
+  const apiKey = await buildApiKey(stack.app.services.pool, account.id, { name: 'ci' });
+  for (let index = 0; index < 12; index += 1) {
+    const education = index % 3 === 0;
+    await insertLedgerRow(stack.app.services.pool, account.id, {
+      apiKeyId: index % 2 === 0 ? apiKey.id : null,
+      preset: education ? 'education' : 'finance',
+      profile: education ? 'fast_accurate' : 'balanced_investor',
+      createdAt: new Date(Date.UTC(2026, 0, 1, 9, index)).toISOString(),
+    });
+  }
+  await page.getByLabel('Seed').fill('31');
+  await page.getByLabel('Number of interactions').fill('200');
+  await page.getByRole('button', { name: 'Run simulation' }).click();
+  await page.locator('#sim-figure[data-points="200"]').waitFor({ timeout: 30_000 });
+
+  // 1. Newest first, ten a page: the browser's own run leads, made with the session.
+  const rows = page.locator('#history-body tr');
+  const newest = page.locator('#history-body tr:first-child', { hasText: /Balanced investor.*31.*200/ });
+  await newest.waitFor();
+  t.is(await rows.count(), 10);
+  t.regex((await rows.first().textContent()) ?? '', /Finance.*Balanced investor.*31.*200.*Completed.*Browser session/);
+  t.regex((await rows.nth(2).textContent()) ?? '', new RegExp(`Key ${apiKey.key_prefix}…`));
+  await shoot(t, page, '11-history');
+  await page.getByRole('button', { name: 'Older runs' }).click();
+  await page.locator('#history-position', { hasText: 'Page 2' }).waitFor();
+  t.is(await rows.count(), 3);
+  t.false(await page.getByRole('button', { name: 'Older runs' }).isVisible());
+  await page.getByRole('button', { name: 'Newer runs' }).click();
+  await page.locator('#history-position', { hasText: 'Page 1' }).waitFor();
+
+  // 2. Filtered by preset.
+  await page.locator('#history-preset').selectOption('education');
+  await page.locator('#history-body tr', { hasText: 'Finance' }).first().waitFor({ state: 'detached' });
+  t.is(await rows.count(), 4);
+  for (const text of await rows.allTextContents()) {
+    t.regex(text, /Education.*Fast accurate/);
+  }
+  await shoot(t, page, '12-history-filtered');
+  await page.locator('#history-preset').selectOption('');
+  await page.locator('#history-position', { hasText: 'Page 1' }).waitFor();
+  await newest.waitFor();
+
+  // 3. An earlier run shown again: the service made its records again, the ones its inputs determine.
+  const earlier = rows.nth(1);
+  const earlierId = await earlier.getAttribute('data-simulation-id');
+  await earlier.getByRole('button', { name: /^Show the/ }).click();
+  await page.locator('#sim-figure[data-points="10"]').waitFor({ timeout: 30_000 });
+  t.regex((await page.locator('#sim-result-title').textContent()) ?? '', /shown again$/);
+  t.regex((await page.locator('#sim-repro').textContent()) ?? '', /preset finance, profile balanced_investor, seed 7, engine 1\.0\.0/);
+  const expected = generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 7, numInteractions: 10, serviceVersion: '1.0.0' });
+  const shownRows = await page.locator('#sim-table tbody tr').allTextContents();
+  t.is(shownRows.length, 10);
+  t.deepEqual(
+    await page.locator('#sim-table tbody tr').first().locator('td').allTextContents(),
+    ['sequence_id', 'interaction_id', 'state', 'portfolio_value', 'daily_return', 'risk_alert'].map((field) => String(expected[0]?.[field])),
+  );
+  t.true((await countPixelsNear(page, '#sim-chart canvas', [31, 95, 191])) > 20, 'the chart is drawn');
+  await shoot(t, page, '13-history-shown-again');
+
+  // 4. Downloads come from the server's records endpoint in the format asked for, saved as they came.
+  for (const [label, accept, extension] of [['CSV', 'text/csv', 'csv'], ['NDJSON', 'application/x-ndjson', 'ndjson']] as const) {
+    const [download, response] = await Promise.all([
+      page.waitForEvent('download'),
+      page.waitForResponse((candidate) => candidate.url().endsWith(`/v1/simulations/${earlierId}/records`) && candidate.request().headers().accept === accept),
+      earlier.getByRole('button', { name: new RegExp(`as ${label}$`) }).click(),
+    ]);
+    t.is(response.status(), 200);
+    t.is(download.suggestedFilename(), `simulation-finance-balanced_investor-seed7-n10.${extension}`);
+    const saved = path.join(t.context.shots, `14-history-download.${extension}`);
+    await download.saveAs(saved);
+    t.deepEqual(await readFile(saved), await response.body());
+  }
+
+  // 5. Run again with a new seed: the same inputs but the seed, as a new run at the top of the history.
+  const runAgain = rows.first().getByRole('button', { name: /^Run the .* again with new random draws$/ });
+  t.is(await runAgain.getAttribute('title'), 'The same inputs with a new seed');
+  const previousId = await rows.first().getAttribute('data-simulation-id');
+  await runAgain.click();
+  await page.locator(`#history-body tr:first-child:not([data-simulation-id="${previousId}"])`).waitFor({ timeout: 30_000 });
+  const rerun = (await rows.first().locator('td').allTextContents()).slice(0, 6);
+  t.deepEqual([rerun[0], rerun[1], rerun[3], rerun[4]], ['Finance', 'Balanced investor', '200', 'Completed']);
+  t.not(rerun[2], '31');
+  t.is(await page.getByLabel('Seed').inputValue(), '');
+  await shoot(t, page, '15-history-run-again');
+  t.deepEqual(policyViolations(problems), []);
+  t.deepEqual(problems, []);
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { ENGINE_VERSION, PRESETS, resolvePreset } from '../../shared/engine/index.ts';
+import { ENGINE_VERSION, PRESET_NAMES, PRESETS, resolveEngineVersion, resolvePreset } from '../../shared/engine/index.ts';
+import { ENGINE_MODELS } from '../../shared/engine/presetModels.ts';
 import type { RecordField } from '../../shared/engine/index.ts';
 
 // The specification's Preset table and DECISIONS "Records" catalog, verbatim.
@@ -59,8 +60,33 @@ const FIELD_TYPES: Record<string, RecordField['type']> = {
   crash: 'integer',
 };
 
-test('the engine version is semver 1.0.0', (t) => {
-  t.is(ENGINE_VERSION, '1.0.0');
+test('the newest engine is 2.0.0 and every preset is served by engines 2.0.0 and 1.0.0, newest first', (t) => {
+  t.is(ENGINE_VERSION, '2.0.0');
+  for (const preset of PRESETS) t.deepEqual(preset.engine_versions, ['2.0.0', '1.0.0'], preset.name);
+});
+
+test('engine_version resolves a major to its newest version and an exact version to itself', (t) => {
+  t.is(resolveEngineVersion(), '2.0.0');
+  t.is(resolveEngineVersion('1'), '1.0.0');
+  t.is(resolveEngineVersion('2'), '2.0.0');
+  t.is(resolveEngineVersion('1.0.0'), '1.0.0');
+  t.is(resolveEngineVersion('2.0.0'), '2.0.0');
+  for (const unknown of ['3', '0', '1.0', '1.0.1', 'v1', '', ' 1', '01', 'latest']) t.is(resolveEngineVersion(unknown), undefined, unknown);
+});
+
+test('every engine version publishes the same catalog shape: fields, states, transitions and profiles', (t) => {
+  const [newest, ...older] = ENGINE_MODELS;
+  for (const engine of older) {
+    for (const name of PRESET_NAMES) {
+      const a = newest!.models[name];
+      const b = engine.models[name];
+      t.deepEqual(
+        [b.fields, b.states, b.transitions, b.profiles, b.defaultProfile, b.startStates],
+        [a.fields, a.states, a.transitions, a.profiles, a.defaultProfile, a.startStates],
+        `${name} ${engine.version}`,
+      );
+    }
+  }
 });
 
 test('the catalog lists the four presets in order with the specification\'s profiles and states', (t) => {

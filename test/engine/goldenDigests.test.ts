@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import { ENGINE_VERSION, writeRecordsJson } from '../../shared/engine/index.ts';
+import { ENGINE_VERSION, PRESETS, writeRecordsJson } from '../../shared/engine/index.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
 
 // SHA-256 of writeRecordsJson for fixed inputs, per engine version. metadata.reproducible promises that
 // these bytes never change within a service_version: any change to the engine's output (models, RNG,
-// seeding, number formatting) must bump ENGINE_VERSION and record the new digests under the new version.
-// Never edit the digests of a released version.
+// seeding, number formatting) must be a new engine version beside the old ones (shared/engine/presetModels.ts)
+// with its digests recorded here. Never edit the digests of a released version: every version the service
+// ships stays selectable with engine_version, byte-identical forever (DECISIONS "Engine versions").
 const GOLDEN: Record<string, [PresetName, string, number, number, string][]> = {
   '1.0.0': [
     ['education', 'average', 42, 1000, '25e49fc8825a1a26c42e2a3704dc7469c19cd5f43f9fd88b10248c62c62cf731'],
@@ -22,15 +23,36 @@ const GOLDEN: Record<string, [PresetName, string, number, number, string][]> = {
     ['mobile_app', 'churn_risk', 4294967295, 300, 'bada2c891551a428eaeb6b4e0636167121b18143cdf648c4625589da4056b5cd'],
     ['mobile_app', 'casual_user', 0, 1, '608d03093f1a71a35e51c71e9819d68be1112b0a8df0f6352858ed19ce9f3d1e'],
   ],
+  '2.0.0': [
+    ['education', 'average', 42, 1000, '25e49fc8825a1a26c42e2a3704dc7469c19cd5f43f9fd88b10248c62c62cf731'],
+    ['education', 'slow_inaccurate', 4294967295, 300, 'df49e2741c9a3c20741f4b8fb07745bbf0fb47553da8f00c782b0511ea8ff07d'],
+    ['education', 'average', 0, 1, '1c9e3bb690d223d999c119238d864b8e228fc70187fcbbd3e7c69d8283cbb72f'],
+    ['finance', 'balanced_investor', 42, 1000, 'cef63b8c1eee8ead75e3fb44c8c8df83ee3b43cdae61c15bf3ded986334e5c7f'],
+    ['finance', 'active_trader', 4294967295, 300, 'b1dc1123f881199975252c7f13ebd5330a808e10f84dd930167728b8a7d80bbd'],
+    ['finance', 'conservative_investor', 0, 1, 'a00b306fb33d2de5a9a91e802e75267fa2aa1a3e72a605631fb538be80467df6'],
+    ['healthcare', 'stable_outpatient', 42, 1000, '10b46b89f5f13479b108e22117289716cb1226f0faaea29c6d7f4f34f7689e50'],
+    ['healthcare', 'critical_care', 4294967295, 300, '049641417ab701fbefb7ba5bf30a927bdd02254ede8a4ced7d2300e660f579cc'],
+    ['healthcare', 'stable_outpatient', 0, 1, '93ab1936df614fb8fe3eee9eab1c244bfd6b32f5b1d3c1620d31bd07177aa3f0'],
+    ['mobile_app', 'casual_user', 42, 1000, 'e57a86f651c6e331dd56d16cd7966b2b14cb0756d9a7fa2a38b425d02a489c87'],
+    ['mobile_app', 'churn_risk', 4294967295, 300, '5861896ebbbac5f904be06901aea1be4a8d7829914165ea8f1829c264b73a264'],
+    ['mobile_app', 'casual_user', 0, 1, '608d03093f1a71a35e51c71e9819d68be1112b0a8df0f6352858ed19ce9f3d1e'],
+  ],
 };
 
-test('golden digests exist for the current engine version', (t) => {
+test('golden digests exist for every engine version the catalog offers', (t) => {
   t.truthy(GOLDEN[ENGINE_VERSION], `record digests for ${ENGINE_VERSION}`);
+  for (const preset of PRESETS) {
+    for (const version of preset.engine_versions) {
+      t.true((GOLDEN[version] ?? []).some(([name]) => name === preset.name), `${preset.name} ${version}`);
+    }
+  }
 });
 
-for (const [preset, profile, seed, n, digest] of GOLDEN[ENGINE_VERSION] ?? []) {
-  test(`output of ${preset}/${profile} seed ${seed} n ${n} matches its ${ENGINE_VERSION} golden digest`, (t) => {
-    const bytes = writeRecordsJson({ preset, profile, seed, numInteractions: n });
-    t.is(createHash('sha256').update(bytes).digest('hex'), digest);
-  });
+for (const [serviceVersion, rows] of Object.entries(GOLDEN)) {
+  for (const [preset, profile, seed, n, digest] of rows) {
+    test(`output of ${preset}/${profile} seed ${seed} n ${n} matches its ${serviceVersion} golden digest`, (t) => {
+      const bytes = writeRecordsJson({ preset, profile, seed, numInteractions: n, serviceVersion });
+      t.is(createHash('sha256').update(bytes).digest('hex'), digest);
+    });
+  }
 }

@@ -11,9 +11,9 @@ import { startTcpProxy } from './tcpProxy.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Where browser tests write their screenshots (gitignored under test-artifacts/). */
-export const BROWSER_ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
+const BROWSER_ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Debian's chromium, headless, with everything that would reach the internet switched off: the tests

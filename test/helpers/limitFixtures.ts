@@ -18,7 +18,7 @@ export interface PlanOverrides {
  * A plan of the test's own in which every limit but the ones under test is out of the way, so a test
  * isolates the limit it is about.
  */
-export const buildPlan = async (pool: DatabasePool, overrides: PlanOverrides): Promise<string> => {
+const buildPlan = async (pool: DatabasePool, overrides: PlanOverrides): Promise<string> => {
   const name = `test_${randomBytes(5).toString('hex')}`;
   await pool.query(sql.type(z.object({}))`
     INSERT INTO plans (name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,

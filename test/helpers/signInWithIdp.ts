@@ -19,7 +19,7 @@ export const setCookieFor = (response: Response, name: string): string | undefin
   response.headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
 
 /** The `name=value` pair of a Set-Cookie line, as a browser would send it back. */
-export const cookiePair = (setCookie: string): string => setCookie.split(';')[0] ?? '';
+const cookiePair = (setCookie: string): string => setCookie.split(';')[0] ?? '';
 
 export interface StartedLogin {
   /** The 302 of GET /v1/auth/{provider}. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { buildApp } from '../../api/app.ts';
+import { createHttpServer } from '../../api/createHttpServer.ts';
 import { closeServices, createServices } from '../../api/createServices.ts';
 import type { Services } from '../../api/Services.ts';
 import { parseConfig } from '../../shared/config.ts';
@@ -43,12 +44,13 @@ export const startTestApp = async (options: StartTestAppOptions = {}): Promise<T
   const captured: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => captured.push(chunk.toString('utf8')));
+  const logger = createLogger('info', 'api', stream);
   const services = await createServices(config, {
     redisPrefix,
-    logger: createLogger('info', 'api', stream),
+    logger,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const server: Server = buildApp(services).listen(0, '127.0.0.1');
+  const server: Server = createHttpServer(buildApp(services), config, logger).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

@@ -13,7 +13,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-const LISTED_FIELDS = ['created_at', 'id', 'is_active', 'key_prefix', 'last_used_at', 'name', 'revoked_at'];
+const LISTED_FIELDS = ['created_at', 'expires_at', 'id', 'is_active', 'key_prefix', 'last_used_at', 'name', 'revoked_at'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

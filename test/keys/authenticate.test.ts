@@ -1,6 +1,7 @@
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
+import { eventually } from '../helpers/eventually.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { callApi } from './callApi.ts';
@@ -14,6 +15,9 @@ test.before(async () => {
 test.after.always(async () => {
   await app?.close();
 });
+
+/** Waits for the off-path write of a key's use to land, and returns it. */
+const recordedUse = (keyId: string): Promise<string> => eventually(async () => (await lastUsedAt(keyId)) ?? undefined);
 
 const lastUsedAt = async (keyId: string): Promise<string | null> =>
   app.services.pool.oneFirst(sql.type(z.object({ last_used_at: z.string().nullable() }))`
@@ -67,6 +71,9 @@ test('a malformed Authorization header answers 401 invalid_credentials with WWW-
     `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
     key,
     `Token ${key}`,
+    // One space separates scheme and key (README); two are not a looser spelling of the same.
+    `Bearer  ${key}`,
+    `Bearer\t${key}`,
   ];
   for (const authorization of malformed) {
     const response = await callApi(app, 'GET', '/v1/account', { headers: { Authorization: authorization } });
@@ -163,14 +170,11 @@ test('last_used_at is null until the key is used, then records the use', async (
   const before = Date.now();
   t.is((await callApi(app, 'GET', '/v1/account', { key })).status, 200);
   // Written off the request's path, so it lands shortly after the response.
-  let recorded: string | null = null;
-  for (let attempt = 0; attempt < 50 && recorded === null; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    recorded = await lastUsedAt(id);
-  }
-  t.not(recorded, null);
-  t.regex(recorded ?? '', /Z$/);
-  t.true(Math.abs(Date.parse(recorded ?? '') - before) < 5000);
+  const recorded = await recordedUse(id);
+  const after = Date.now();
+  t.regex(recorded, /Z$/);
+  // The time of this use: between the request and our reading it (one clock, the machine's; 1 s for rounding).
+  t.true(Date.parse(recorded) >= before - 1000 && Date.parse(recorded) <= after + 1000, recorded);
   const listed = await callApi(app, 'GET', '/v1/api-keys', { key });
   t.is(listed.body[0].last_used_at, recorded);
 });
@@ -179,17 +183,14 @@ test('last_used_at is written at most once a minute per key', async (t) => {
   const account = await buildAccount(app.services.pool);
   const { key, id } = await buildApiKey(app.services.pool, account.id);
   t.is((await callApi(app, 'GET', '/v1/account', { key })).status, 200);
-  let first: string | null = null;
-  for (let attempt = 0; attempt < 50 && first === null; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    first = await lastUsedAt(id);
-  }
-  t.not(first, null);
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  const first = await recordedUse(id);
   for (let index = 0; index < 5; index += 1) {
     t.is((await callApi(app, 'GET', '/v1/account', { key })).status, 200);
   }
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // A key first used after those requests has its use recorded: a write of theirs would have landed too.
+  const witness = await buildApiKey(app.services.pool, account.id);
+  t.is((await callApi(app, 'GET', '/v1/account', { key: witness.key })).status, 200);
+  await recordedUse(witness.id);
   t.is(await lastUsedAt(id), first);
 });
 
@@ -197,6 +198,10 @@ test('failed authentication does not record a use', async (t) => {
   const account = await buildAccount(app.services.pool, { is_active: false });
   const { key, id } = await buildApiKey(app.services.pool, account.id);
   t.is((await callApi(app, 'GET', '/v1/account', { key })).status, 403);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // A successful use after it is recorded: a write for the refused one would have landed by then.
+  const active = await buildAccount(app.services.pool);
+  const witness = await buildApiKey(app.services.pool, active.id);
+  t.is((await callApi(app, 'GET', '/v1/account', { key: witness.key })).status, 200);
+  await recordedUse(witness.id);
   t.is(await lastUsedAt(id), null);
 });

@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import test from 'ava';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { eventually } from '../helpers/eventually.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { callApi } from './callApi.ts';
@@ -38,8 +41,13 @@ test('no raw key appears in a dump of the whole database or in the logs', async 
   t.is((await callApi(app, 'GET', '/v1/account', { key: revoked })).status, 401);
   const unknown = `bs_live_${'Zq9'.repeat(10)}Zq`;
   t.is((await callApi(app, 'GET', '/v1/account', { key: unknown })).status, 401);
-  // Let the off-path last_used_at writes land before dumping.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // Let the off-path last_used_at writes land before dumping: every key of the account was used.
+  await eventually(async () => {
+    const unrecorded = await app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`
+      SELECT count(*)::int AS count FROM api_keys WHERE account_id = ${account.id} AND last_used_at IS NULL
+    `);
+    return unrecorded === 0 ? true : undefined;
+  });
 
   const { stdout: dump } = await run('pg_dump', [app.database.url], { maxBuffer: 64 * 1024 * 1024 });
   t.true(dump.includes(seed.key_prefix), 'the dump holds the key rows');

@@ -2,6 +2,7 @@ import test from 'ava';
 import { Redis } from 'ioredis';
 import { limitKeys } from '../../api/limits/limitKeys.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
@@ -9,15 +10,20 @@ import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 
 let app: TestApp;
+let shortDeadline: TestApp;
 let redis: Redis;
 
 test.before(async () => {
-  app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '1500' } });
+  // Runs meant to finish get the default deadline, which a loaded machine does not miss.
+  app = await startTestApp();
+  // The same database and limits (one Redis prefix), with a deadline short enough to miss on purpose.
+  shortDeadline = await startTestApp({ database: app.database, redisPrefix: app.redisPrefix, env: { SIMULATION_TIMEOUT_MS: '1500' } });
   redis = new Redis(TEST_REDIS_URL);
 });
 
 test.after.always(async () => {
   redis?.disconnect();
+  await shortDeadline?.close();
   await app?.close();
 });
 
@@ -31,9 +37,7 @@ test.serial('with one concurrent simulation allowed, a second overlapping run an
   // No worker yet: the first run holds its slot while it waits in the queue.
   const first = postSimulation(app, { preset: 'finance', num_interactions: 5, seed: 1 }, { key: caller.key });
   const slots = limitKeys(app.redisPrefix, caller.accountId, 'unused').slots;
-  while ((await redis.zcard(slots)) === 0) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await eventually(async () => ((await redis.zcard(slots)) > 0 ? true : undefined), 12_000, 10);
   const second = await postSimulation(app, { preset: 'finance', num_interactions: 5, seed: 2 }, { key: caller.key });
   t.is(second.status, 429);
   t.like(second.body.error.details, { code: 'concurrency_limit_exceeded', limit: 1 });
@@ -49,7 +53,7 @@ test.serial('with one concurrent simulation allowed, a second overlapping run an
 test.serial('a timed-out run answers 504, gives its request and interactions back and frees its slot', async (t) => {
   const caller = await buildCaller(app.services.pool, { max_concurrent_simulations: 1, monthly_requests: 1, monthly_interactions: 10 });
   // No worker: the run cannot finish within the 1.5 s deadline.
-  const timedOut = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 1 }, { key: caller.key });
+  const timedOut = await postSimulation(shortDeadline, { preset: 'finance', num_interactions: 10, seed: 1 }, { key: caller.key });
   t.is(timedOut.status, 504);
   t.is(timedOut.body.error.details.code, 'simulation_timeout');
   t.like(await usageOf(caller.key), { usage: { requests: 0, interactions: 0 }, remaining: { requests: 1, interactions: 10 } });

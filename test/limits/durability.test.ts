@@ -1,5 +1,6 @@
 import test from 'ava';
 import { Redis } from 'ioredis';
+import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
@@ -55,4 +56,30 @@ test.serial('simultaneous requests right after a flush still admit no more than 
   );
   t.is(responses.filter((response) => response.status === 200).length, 3);
   t.like(await usageOf(caller.key), { usage: { requests: 4 }, remaining: { requests: 0 } });
+});
+
+test.serial('after Redis is flushed, the rate window is rebuilt from the ledger: a free account that sent 5 gets 429 on its 6th within the minute', async (t) => {
+  const account = await buildAccount(app.services.pool, { plan: 'free' });
+  const { key } = await buildApiKey(app.services.pool, account.id);
+  for (let seed = 0; seed < 5; seed += 1) {
+    t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key })).status, 200);
+  }
+  await redis.flushdb();
+  const sixth = await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key });
+  t.is(sixth.status, 429);
+  t.is(sixth.body.error.details.code, 'rate_limit_exceeded');
+  t.true(Number(sixth.headers.get('retry-after')) >= 1);
+  t.regex(sixth.headers.get('ratelimit') ?? '', /^"rpm";r=0;t=\d+$/);
+  t.like(await usageOf(key), { usage: { requests: 5 } });
+});
+
+test.serial('many simultaneous requests right after a flush still admit no more than the rate limit', async (t) => {
+  const caller = await buildCaller(app.services.pool, { requests_per_minute: 4 });
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
+  await redis.flushdb();
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, (_, seed) => postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key: caller.key })),
+  );
+  t.is(responses.filter((response) => response.status === 200).length, 3);
+  t.is(responses.filter((response) => response.status === 429).length, 7);
 });

@@ -4,6 +4,7 @@ import { buildCaller, recordCompletedUsage } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
+import { publishAuthChange } from '../../shared/auth/authVersion.ts';
 
 // The domain clock: mid-November 2026, movable by tests that cross a month.
 let clock = new Date('2026-11-15T12:00:00.000Z');
@@ -118,6 +119,8 @@ test('a plan change applies on the next request', async (t) => {
   const { sql } = await import('slonik');
   const { z } = await import('zod');
   await app.services.pool.query(sql.type(z.object({}))`UPDATE accounts SET plan = 'pro' WHERE id = ${account.id}`);
+  // What every code path that changes a plan does before it returns (the admin CLI's set-plan).
+  await publishAuthChange(app.services.redis, app.redisPrefix, account.id);
   t.is((await postSimulation(app, { preset: 'finance', num_interactions: 2000 }, { key })).status, 200);
   t.like((await getUsage(key)).body, { plan: { name: 'pro', max_interactions_per_request: 10000 } });
 });

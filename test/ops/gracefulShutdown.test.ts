@@ -73,7 +73,6 @@ test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes e
   const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'finance', num_interactions: 200, seed })));
   await eventually(async () => ((await queuedJobs()) === seeds.length ? true : undefined));
 
-  const signalledAt = Date.now();
   api.child.kill('SIGTERM');
   // Still serving during the delay, but not ready: a load balancer takes it out of rotation.
   const notReady = await eventually(async () => {
@@ -97,8 +96,8 @@ test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes e
   expectResults(t, await inFlight, seeds);
   const code = await api.exited;
   t.is(code, 0, api.output());
-  // Deadline: delay + simulation timeout + 10 s margin; a clean drain is far quicker.
-  t.true(Date.now() - signalledAt < 1500 + 20_000 + 10_000);
+  // Code 0 is a clean drain: the backstop (delay + simulation timeout + 10 s) exits 1 and logs it.
+  t.false(api.output().includes('api shutdown deadline passed'));
   t.true(api.output().includes('"msg":"api stopped"'));
   t.deepEqual(await ledgerStatuses(account.id), seeds.map(() => 'completed'));
 });

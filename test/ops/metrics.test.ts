@@ -110,15 +110,20 @@ test('with METRICS_TOKEN set, /metrics demands it as a Bearer token and answers 
 
   const missing = await fetch(`${guarded.url}/metrics`);
   t.is(missing.status, 401);
-  const missingBody = (await missing.json()) as { error: { details: { code: string }; request_id: string } };
+  const missingBody = (await missing.json()) as { error: { message: string; details: { code: string }; request_id: string } };
   t.is(missingBody.error.details.code, 'authentication_required');
+  // The caller is told what opens it: the operator token, not an API key or a session.
+  t.regex(missingBody.error.message, /operator token/);
+  t.notRegex(missingBody.error.message, /API key|sign in/);
   t.is(missingBody.error.request_id, missing.headers.get('x-request-id') ?? 'missing header');
   t.regex(missing.headers.get('www-authenticate') ?? '', /^Bearer realm="metrics"/);
 
-  for (const authorization of ['Bearer wrong-token', 'Bearer metrics-token-for-tests-012345678', 'Basic Og==']) {
+  for (const authorization of ['Bearer wrong-token', 'Bearer metrics-token-for-tests-012345678', 'Basic Og==', 'Bearer  metrics-token-for-tests-0123456789']) {
     const wrong = await fetch(`${guarded.url}/metrics`, { headers: { Authorization: authorization } });
     t.is(wrong.status, 401, authorization);
-    t.is(((await wrong.json()) as { error: { details: { code: string } } }).error.details.code, 'invalid_credentials');
+    const wrongBody = (await wrong.json()) as { error: { message: string; details: { code: string } } };
+    t.is(wrongBody.error.details.code, 'invalid_credentials');
+    t.regex(wrongBody.error.message, /operator token/);
   }
 
   const samples = await scrape(guarded.url, 'metrics-token-for-tests-0123456789');

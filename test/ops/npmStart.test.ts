@@ -57,7 +57,7 @@ test('npm start runs API_PROCESSES API processes sharing PORT and WORKER_PROCESS
     timeoutMs: 30_000,
   });
   const started = supervisor;
-  await eventually(async () => (pidsOf(started.output(), 'api listening').length === 2 && pidsOf(started.output(), 'worker ready').length === 2 ? true : undefined), 30_000);
+  await eventually(() => (pidsOf(started.output(), 'api listening').length === 2 && pidsOf(started.output(), 'worker ready').length === 2 ? true : undefined), 30_000);
   const apiPids = new Set(pidsOf(started.output(), 'api listening'));
   t.is(apiPids.size, 2);
 
@@ -77,14 +77,13 @@ test('npm start runs API_PROCESSES API processes sharing PORT and WORKER_PROCESS
   // A crashed API process is replaced; the service keeps answering meanwhile.
   const [victim] = [...apiPids];
   process.kill(victim as number, 'SIGKILL');
-  await eventually(async () => (pidsOf(started.output(), 'api listening').length === 3 ? true : undefined), 15_000);
+  await eventually(() => (pidsOf(started.output(), 'api listening').length === 3 ? true : undefined), 15_000);
   t.true(started.output().includes('"msg":"process exited; restarting in 1 s"'));
   t.is((await requestOnNewConnection(`${url}/ready`)).status, 200);
 
-  const stoppedAt = Date.now();
   started.child.kill('SIGTERM');
+  // Exit code 0 is a clean drain: the supervisor's backstop timer exits 1.
   t.is(await started.exited, 0, started.output().slice(-3000));
-  t.true(Date.now() - stoppedAt < 20_000);
   const output = started.output();
   t.is(pidsOf(output, 'api stopped').length, 2, 'both live API processes drained and stopped');
   t.is(pidsOf(output, 'worker stopped').length, 2, 'both workers stopped');

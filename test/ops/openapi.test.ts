@@ -147,6 +147,10 @@ test.serial('responses of every documented operation, successes and failures, co
     t.is((await call(op('get', '/v1/presets/{preset}'), `/v1/presets/${name}`)).status, 200);
   }
   t.is((await call(op('get', '/v1/presets/{preset}'), '/v1/presets/astrology')).status, 404);
+  for (const name of ['finance', 'mobile']) {
+    t.is((await call(op('get', '/v1/presets/{preset}/fidelity'), `/v1/presets/${name}/fidelity`)).status, 200);
+  }
+  t.is((await call(op('get', '/v1/presets/{preset}/fidelity'), '/v1/presets/astrology/fidelity')).status, 404);
 
   const simulate = op('post', '/v1/simulations');
   for (const preset of ['finance', 'education', 'healthcare', 'mobile_app']) {
@@ -155,9 +159,22 @@ test.serial('responses of every documented operation, successes and failures, co
   t.is((await call(simulate, '/v1/simulations', { body: JSON.stringify({ preset: 'finance', num_interactions: 5 }) })).status, 401);
   t.is((await call(simulate, '/v1/simulations', { key: 'bs_live_00000000000000000000000000000000', body: '{}' })).status, 401);
   t.is((await call(simulate, '/v1/simulations', { key, body: '{"preset":' })).status, 400);
+  t.is((await call(simulate, '/v1/simulations', { key, body: JSON.stringify({ preset: 'finance', num_interactions: 5 }), headers: { Accept: 'application/xml' } })).status, 406);
   t.is((await call(simulate, '/v1/simulations', { key, body: JSON.stringify({ preset: 'finance', num_interactions: 0, extra: 1 }) })).status, 422);
   t.is((await call(simulate, '/v1/simulations', { key, body: 'preset=finance', headers: { 'Content-Type': 'text/plain' } })).status, 415);
   t.is((await call(simulate, '/v1/simulations', { key, body: JSON.stringify({ preset: 'finance', pad: 'x'.repeat(20_000) }) })).status, 413);
+
+  const history = await call(op('get', '/v1/simulations'), '/v1/simulations?limit=2&preset=mobile', { key });
+  t.is(history.status, 200);
+  t.is((await call(op('get', '/v1/simulations'), '/v1/simulations?limit=2', { key })).status, 200);
+  t.is((await call(op('get', '/v1/simulations'), '/v1/simulations?cursor=nope', { key })).status, 422);
+  t.is((await call(op('get', '/v1/simulations'), '/v1/simulations')).status, 401);
+  const { body: runs } = await call(op('get', '/v1/simulations'), '/v1/simulations?status=completed&limit=1', { key });
+  const runId = (runs as { data: { simulation_id: string }[] }).data[0]?.simulation_id ?? '';
+  t.is((await call(op('get', '/v1/simulations/{simulation_id}'), `/v1/simulations/${runId}`, { key })).status, 200);
+  t.is((await call(op('get', '/v1/simulations/{simulation_id}'), '/v1/simulations/not-a-uuid', { key })).status, 404);
+  t.is((await call(op('get', '/v1/simulations/{simulation_id}/records'), `/v1/simulations/${runId}/records`, { key })).status, 200);
+  t.is((await call(op('get', '/v1/simulations/{simulation_id}/records'), '/v1/simulations/not-a-uuid/records', { key })).status, 404);
 
   t.is((await call(op('get', '/v1/account'), '/v1/account', { key })).status, 200);
   t.is((await call(op('get', '/v1/account'), '/v1/account')).status, 401);
@@ -168,6 +185,17 @@ test.serial('responses of every documented operation, successes and failures, co
   t.is((await call(op('post', '/v1/api-keys'), '/v1/api-keys', { key, body: JSON.stringify({ name: '' }) })).status, 422);
   t.is((await call(op('get', '/v1/api-keys'), '/v1/api-keys', { key })).status, 200);
   const createdId = (created.body as { id: string }).id;
+  const createOnce = { key, body: JSON.stringify({ name: 'idempotent' }), headers: { 'Idempotency-Key': 'openapi-create-1' } };
+  t.is((await call(op('post', '/v1/api-keys'), '/v1/api-keys', createOnce)).status, 201);
+  t.is((await call(op('post', '/v1/api-keys'), '/v1/api-keys', createOnce)).status, 201);
+  t.is((await call(op('post', '/v1/api-keys'), '/v1/api-keys', { ...createOnce, body: JSON.stringify({ name: 'other' }) })).status, 422);
+  t.is((await call(op('post', '/v1/api-keys'), '/v1/api-keys', { ...createOnce, headers: { 'Idempotency-Key': 'a b' } })).status, 400);
+  const roll = op('post', '/v1/api-keys/{key_id}/roll');
+  const rolled = await call(roll, `/v1/api-keys/${createdId}/roll`, { key, body: JSON.stringify({ expires_in: 60 }) });
+  t.is(rolled.status, 201);
+  t.is((await call(roll, `/v1/api-keys/${createdId}/roll`, { key })).status, 409);
+  t.is((await call(roll, `/v1/api-keys/${(rolled.body as { id: string }).id}/roll`, { key, body: JSON.stringify({ expires_in: -1 }) })).status, 422);
+  t.is((await call(roll, '/v1/api-keys/not-a-uuid/roll', { key })).status, 404);
   t.is((await call(op('delete', '/v1/api-keys/{key_id}'), `/v1/api-keys/${createdId}`, { key })).status, 200);
   t.is((await call(op('delete', '/v1/api-keys/{key_id}'), '/v1/api-keys/not-a-uuid', { key })).status, 404);
 

@@ -20,8 +20,10 @@ test('without credentials the dashboard answers 401 in the error envelope with a
     const response = await fetch(`${app.url}${path}`);
     t.is(response.status, 401, path);
     t.regex(response.headers.get('www-authenticate') ?? '', /^Basic realm="queue dashboard"/);
-    const body = (await response.json()) as { error: { details: { code: string }; request_id: string } };
+    const body = (await response.json()) as { error: { message: string; details: { code: string }; request_id: string } };
     t.is(body.error.details.code, 'authentication_required');
+    t.regex(body.error.message, /operator token/);
+    t.notRegex(body.error.message, /API key|sign in/);
     t.is(body.error.request_id, response.headers.get('x-request-id') ?? 'missing header');
   }
 });

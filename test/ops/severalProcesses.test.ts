@@ -113,7 +113,7 @@ test.serial('limits are exact across processes: 12 simultaneous requests of a fr
   for (const request of pending) {
     void request.then((response) => settled.push(response));
   }
-  const refusals = await eventually(async () => (settled.length === 11 ? settled : undefined), 15_000, 20);
+  const refusals = await eventually(() => (settled.length === 11 ? settled : undefined), 15_000, 20);
   const codes = refusals.map((response) => `${response.status} ${json(response).error?.details?.code}`).sort();
   t.deepEqual(codes, [...Array(4).fill('429 concurrency_limit_exceeded'), ...Array(7).fill('429 rate_limit_exceeded')]);
   await queue.resume();

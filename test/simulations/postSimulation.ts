@@ -7,7 +7,6 @@ export interface SimulationResponse {
   readonly text: string;
   // Tests read fields freely; the contract's shape is what they assert.
   readonly body: any;
-  readonly elapsedMs: number;
 }
 
 /** POST /v1/simulations over real HTTP, with the key as Bearer when given. */
@@ -20,21 +19,19 @@ export const postSimulation = async (
   if (options.key !== undefined) {
     headers.Authorization = `Bearer ${options.key}`;
   }
-  const started = performance.now();
   const response = await fetch(`${app.url}/v1/simulations`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await response.text();
-  const elapsedMs = performance.now() - started;
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, text, body: parsed, elapsedMs };
+  return { status: response.status, headers: response.headers, text, body: parsed };
 };
 
 /** The `data` array exactly as sent: the bytes between `"data":` and `,"metadata":`. */

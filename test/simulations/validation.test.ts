@@ -8,12 +8,10 @@ import { postSimulation } from './postSimulation.ts';
 // No worker in this file: every request here must be refused before anything is enqueued.
 let app: TestApp;
 let key: string;
-let accountId: string;
 
 test.before(async () => {
   app = await startTestApp();
   const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
-  accountId = account.id;
   ({ key } = await buildApiKey(app.services.pool, account.id));
 });
 
@@ -41,6 +39,10 @@ const INVALID: ReadonlyArray<readonly [string, unknown, string]> = [
   ['no preset', { num_interactions: 10 }, 'preset'],
   ['an unknown field', { preset: 'finance', num_interactions: 10, sed: 1 }, 'sed'],
   ['a preset that is not a string', { preset: 3, num_interactions: 10 }, 'preset'],
+  ['an unknown engine major', { preset: 'finance', num_interactions: 10, engine_version: '3' }, 'engine_version'],
+  ['an engine version the service does not have', { preset: 'finance', num_interactions: 10, engine_version: '1.0.1' }, 'engine_version'],
+  ['an engine version that is not a version', { preset: 'finance', num_interactions: 10, engine_version: 'latest' }, 'engine_version'],
+  ['an engine version given as a number', { preset: 'finance', num_interactions: 10, engine_version: 1 }, 'engine_version'],
   ['a body that is an array', [{ preset: 'finance', num_interactions: 10 }], ''],
 ];
 
@@ -105,8 +107,10 @@ test('a preset the operator took out of service is listed available:false and re
   t.is(await restricted.services.simulations.queue.count(), 0);
 });
 
-test('GET on /v1/simulations is 405 with Allow: POST', async (t) => {
-  const response = await fetch(`${app.url}/v1/simulations`, { headers: { Authorization: `Bearer ${key}` } });
+// GET lists the run history (DECISIONS "Run history and replay"); other methods are refused.
+test('DELETE on /v1/simulations is 405 with Allow: GET, POST', async (t) => {
+  const response = await fetch(`${app.url}/v1/simulations`, { method: 'DELETE', headers: { Authorization: `Bearer ${key}` } });
   t.is(response.status, 405);
   t.regex(response.headers.get('allow') ?? '', /POST/);
+  t.regex(response.headers.get('allow') ?? '', /GET/);
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import type { Job } from 'bullmq';
 import { writeRecordsJson } from '../../shared/engine/index.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { spawnWorkerProcess, type WorkerProcess } from '../helpers/startTestWorker.ts';
@@ -10,7 +11,6 @@ import { postSimulation, rawData } from './postSimulation.ts';
 // Real worker processes (`node worker/main.ts`), one thread each, so the machine is not oversubscribed.
 // A run of this size takes the better part of a second: long enough to act on a job mid-run.
 const SLOW_RUN = { preset: 'finance', num_interactions: 400_000, seed: 3 } as const;
-const DEADLINE_MS = 30_000;
 
 const sha256 = (value: string | Uint8Array): string => createHash('sha256').update(value).digest('hex');
 const expectedDigest = sha256(writeRecordsJson({ preset: 'finance', profile: 'balanced_investor', seed: 3, numInteractions: 400_000 }));
@@ -19,8 +19,7 @@ const startApp = async (t: { teardown: (fn: () => Promise<void>) => void }): Pro
   const app = await startTestApp();
   t.teardown(() => app.close());
   // A plan of its own: these runs are larger than any real plan's per-request maximum.
-  const { accountId, key } = await buildCaller(app.services.pool, {});
-  const account = { id: accountId };
+  const { key } = await buildCaller(app.services.pool, {});
   return { app, key };
 };
 
@@ -37,17 +36,15 @@ const spawnWorkers = async (
 };
 
 /** The active job and the pid of the worker process running it (worker names end in `:<pid>`). */
-const activeJob = async (app: TestApp): Promise<{ job: Job; pid: number }> => {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until) {
-    const [job] = await app.services.simulations.queue.getActive();
-    if (job?.processedBy !== undefined) {
-      return { job, pid: Number(job.processedBy.split(':').at(-1)) };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('no job became active');
-};
+const activeJob = (app: TestApp): Promise<{ job: Job; pid: number }> =>
+  eventually(
+    async () => {
+      const [job] = await app.services.simulations.queue.getActive();
+      return job?.processedBy === undefined ? undefined : { job, pid: Number(job.processedBy.split(':').at(-1)) };
+    },
+    10_000,
+    5,
+  );
 
 test.serial('the same inputs through two different worker processes give byte-identical data', async (t) => {
   const { app, key } = await startApp(t);
@@ -87,8 +84,7 @@ test.serial('a worker killed with SIGKILL mid-job: another worker takes the stal
   t.is(victim.child.signalCode, 'SIGKILL');
 
   const response = await pending;
-  t.log(`answered ${response.status} after ${Math.round(response.elapsedMs)} ms`);
-  t.true(response.elapsedMs < DEADLINE_MS + 2000);
+  // By the deadline: a run still going at SIMULATION_TIMEOUT_MS is answered 504 simulation_timeout, so 200 says it.
   t.is(response.status, 200, response.text.slice(0, 300));
   t.is(sha256(rawData(response.text)), expectedDigest);
 });

@@ -113,7 +113,7 @@ test('a chunked body that grows past 16 KiB answers 413 too', async (t) => {
       controller.close();
     },
   });
-  const response = await fetch(`${probeUrl}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+  const response = await fetch(`${probeUrl}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' });
   t.is(response.status, 413);
 });
 

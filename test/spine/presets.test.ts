@@ -93,3 +93,51 @@ test('preset names are case-sensitive: FINANCE is not a preset', async (t) => {
   const response = await fetch(`${app.url}/v1/presets/FINANCE`);
   t.is(response.status, 404);
 });
+
+test('GET /v1/presets and /v1/presets/{preset} list the engine versions that serve each preset, newest first', async (t) => {
+  const presets = (await (await fetch(`${app.url}/v1/presets`)).json()) as (PresetBody & { engine_versions: string[] })[];
+  for (const preset of presets) t.deepEqual(preset.engine_versions, ['2.0.0', '1.0.0'], preset.name);
+  const mobile = (await (await fetch(`${app.url}/v1/presets/mobile`)).json()) as { engine_versions: string[] };
+  t.deepEqual(mobile.engine_versions, ['2.0.0', '1.0.0']);
+});
+
+interface FidelityBody {
+  preset: string;
+  service_version: string;
+  sample: { profile: string; seed: number; num_interactions: number }[];
+  facts: { name: string; description: string; profile: string; target: string; value: number; holds: boolean }[];
+}
+
+test('GET /v1/presets/{preset}/fidelity is public and reports every profile\'s facts on >= 100,000 interactions', async (t) => {
+  for (const name of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
+    const response = await fetch(`${app.url}/v1/presets/${name}/fidelity`);
+    t.is(response.status, 200, name);
+    t.regex(response.headers.get('content-type') ?? '', /application\/json/);
+    const body = (await response.json()) as FidelityBody;
+    t.deepEqual(Object.keys(body), ['preset', 'service_version', 'sample', 'facts']);
+    t.is(body.preset, name);
+    t.is(body.service_version, '2.0.0');
+    t.deepEqual(body.sample.map((s) => s.profile), [...EXPECTED[name].supported_profiles]);
+    for (const sample of body.sample) {
+      t.true(Number.isInteger(sample.seed));
+      t.true(sample.num_interactions >= 100_000);
+    }
+    for (const profile of EXPECTED[name].supported_profiles) t.true(body.facts.some((f) => f.profile === profile), `${name}/${profile}`);
+    for (const fact of body.facts) {
+      t.deepEqual(Object.keys(fact), ['name', 'description', 'profile', 'target', 'value', 'holds']);
+      t.true(fact.description.length > 0 && fact.target.length > 0 && Number.isFinite(fact.value));
+      t.true(fact.holds, `${name}/${fact.profile} ${fact.name}`);
+    }
+  }
+  const finance = (await (await fetch(`${app.url}/v1/presets/finance/fidelity`)).json()) as FidelityBody;
+  t.true(finance.facts.some((f) => f.name === 'volatility_clustering_lag_20' && f.target === '≥ 0.05'));
+});
+
+test('GET /v1/presets/{preset}/fidelity accepts the alias and refuses an unknown preset with 404 preset_not_found', async (t) => {
+  const mobile = await fetch(`${app.url}/v1/presets/mobile/fidelity`);
+  t.is(mobile.status, 200);
+  t.is(((await mobile.json()) as FidelityBody).preset, 'mobile_app');
+  const unknown = await fetch(`${app.url}/v1/presets/astrology/fidelity`);
+  t.is(unknown.status, 404);
+  t.is(((await unknown.json()) as { error: { details: { code: string } } }).error.details.code, 'preset_not_found');
+});

@@ -5,10 +5,8 @@ export const createApiKeyBodySchema = z.strictObject({
   name: apiKeyNameSchema,
 });
 
-export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
-
 /** Metadata only: the secret is never shown again. */
-export const apiKeyListedSchema = z.object({
+const apiKeyListedSchema = z.object({
   id: z.uuid(),
   name: z.string(),
   key_prefix: z.string(),
@@ -16,6 +14,8 @@ export const apiKeyListedSchema = z.object({
   created_at: z.iso.datetime(),
   last_used_at: z.iso.datetime().nullable(),
   revoked_at: z.iso.datetime().nullable(),
+  /** Null unless the key was rolled: it authenticates until this instant. */
+  expires_at: z.iso.datetime().nullable(),
 });
 
 export const apiKeyListSchema = z.array(apiKeyListedSchema);
@@ -29,6 +29,22 @@ export const apiKeyCreatedSchema = z.object({
   created_at: z.iso.datetime(),
 });
 
+/** A replay of an idempotent creation (Idempotent-Replayed: true): the created form without `key`. */
+export const apiKeyReplayedSchema = apiKeyCreatedSchema.omit({ key: true });
+
+export const rollApiKeyRequestSchema = z.strictObject({
+  /** Seconds the previous key keeps working; 0 revokes it at once. */
+  expires_in: z.number().int().min(0).max(604800).default(86400),
+});
+
+/** The body is optional: none rolls with the default grace period. */
+export const rollApiKeyBodySchema = rollApiKeyRequestSchema.optional();
+
+/** The new key's created form, plus when the previous key stops working. */
+export const apiKeyRolledSchema = apiKeyCreatedSchema.extend({
+  previous_key_expires_at: z.iso.datetime(),
+});
+
 export const apiKeyRevokedSchema = z.object({
   status: z.literal('revoked'),
   id: z.uuid(),
@@ -36,4 +52,6 @@ export const apiKeyRevokedSchema = z.object({
 
 export type ApiKeyListed = z.infer<typeof apiKeyListedSchema>;
 export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
+export type ApiKeyReplayed = z.infer<typeof apiKeyReplayedSchema>;
+export type ApiKeyRolled = z.infer<typeof apiKeyRolledSchema>;
 export type ApiKeyRevoked = z.infer<typeof apiKeyRevokedSchema>;

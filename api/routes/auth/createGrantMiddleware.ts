@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type grantKoa from 'grant-koa';
 import type { Middleware } from 'koa';
 import type { Config } from '../../../shared/config.ts';
 import type { AppState } from '../../AppState.ts';
@@ -6,7 +7,7 @@ import type { AppState } from '../../AppState.ts';
 export const AUTH_PREFIX = '/v1/auth';
 
 // grant-koa is CommonJS whose typings declare an ES default export; require() gives the function itself.
-const grant = createRequire(import.meta.url)('grant-koa') as typeof import('grant-koa').default;
+const grant = createRequire(import.meta.url)('grant-koa') as typeof grantKoa.default;
 
 /**
  * grant performs the OAuth 2.0 dance: the authorize redirect with a fresh state (and PKCE S256 challenge,

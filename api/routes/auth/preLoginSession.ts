@@ -1,12 +1,12 @@
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
-import createSession from 'koa-session';
+import createSession, { type CreateSessionOptions } from 'koa-session';
 import type { Config } from '../../../shared/config.ts';
 import { createCookieCipher } from '../../auth/cookieCipher.ts';
 import type { AppState } from '../../AppState.ts';
 import { AUTH_PREFIX } from './createGrantMiddleware.ts';
 
-export const PRE_LOGIN_COOKIE_NAME = 'service_oauth';
+const PRE_LOGIN_COOKIE_NAME = 'service_oauth';
 // Long enough to sign in at the provider, short enough that a stale state is soon useless. Milliseconds.
 const PRE_LOGIN_MAX_AGE_MS = 10 * 60 * 1000;
 
@@ -37,7 +37,7 @@ export const preLoginSession = (app: Koa<AppState>, config: Config): Middleware<
         }
         return JSON.parse(plaintext.toString('utf8')) as Record<string, unknown>;
       },
-    } as Parameters<typeof createSession>[0],
+    } as CreateSessionOptions,
     app,
   );
   return async (ctx, next) => {

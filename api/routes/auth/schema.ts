@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const PROVIDERS = ['github', 'google'] as const;
+const PROVIDERS = ['github', 'google'] as const;
 
 /** Path parameter `provider` of endpoints 11 and 12. */
 export const providerSchema = z.enum(PROVIDERS);

@@ -9,7 +9,7 @@ const withTimeout = async (check: Promise<unknown>): Promise<boolean> =>
   (await raceTimeout(check.then(() => true, () => false), CHECK_TIMEOUT_MS)) === true;
 
 /** Both checks run at once, each bounded by 1 s, so /ready answers within about a second whatever fails. */
-export const checkDependencies = async (services: Services): Promise<{ database: boolean; redis: boolean }> => {
+export const checkDependencies = async (services: Pick<Services, 'pool' | 'redis'>): Promise<{ database: boolean; redis: boolean }> => {
   const [database, redis] = await Promise.all([
     withTimeout(services.pool.oneFirst(sql.type(z.object({ ok: z.number() }))`SELECT 1 AS ok`)),
     withTimeout(services.redis.ping()),

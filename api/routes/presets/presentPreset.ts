@@ -11,4 +11,5 @@ export const presentPreset = (preset: PresetDefinition): PresetResponse => ({
   aliases: [...preset.aliases],
   record_fields: preset.record_fields.map((field) => ({ ...field })),
   state_transitions: Object.fromEntries(Object.entries(preset.state_transitions).map(([state, next]) => [state, [...next]])),
+  engine_versions: [...preset.engine_versions],
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolvePreset } from '../../../shared/engine/index.ts';
+import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
 
 /**
  * POST /v1/simulations body (DECISIONS "Simulation request"). `num_interactions` is any positive safe
@@ -11,6 +11,12 @@ export const simulationRequestSchema = z
     num_interactions: z.int().min(1).describe('Number of interactions to generate; at most the plan maximum.'),
     seed: z.int().min(0).max(4_294_967_295).optional().describe('Makes the run reproducible; drawn and returned when absent.'),
     profile: z.string().optional().describe("One of the preset's supported_profiles; its default_profile when absent."),
+    engine_version: z
+      .string()
+      .optional()
+      .describe(
+        "The engine to run: a major (\"1\", \"2\") or an exact service_version the service has (see the preset's engine_versions); the newest when absent.",
+      ),
   })
   .superRefine((body, context) => {
     const preset = resolvePreset(body.preset);
@@ -25,6 +31,14 @@ export const simulationRequestSchema = z
         message: `Unknown profile for ${preset.name}; one of: ${preset.supported_profiles.join(', ')}.`,
       });
     }
+    const serviceVersion = resolveEngineVersion(body.engine_version);
+    if (serviceVersion === undefined || !preset.engine_versions.includes(serviceVersion)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['engine_version'],
+        message: `Unknown engine version; a major or one of: ${preset.engine_versions.join(', ')}.`,
+      });
+    }
   });
 
 export type SimulationRequestBody = z.infer<typeof simulationRequestSchema>;
@@ -34,7 +48,7 @@ const recordSchema = z.record(z.string(), z.union([z.number(), z.string()]));
 /** The Simulation result, as the worker writes it (the API sends those bytes without parsing them). */
 export const simulationResultSchema = z.strictObject({
   simulation_id: z.uuid(),
-  preset: z.enum(['education', 'finance', 'healthcare', 'mobile_app']),
+  preset: z.enum(PRESET_NAMES),
   profile: z.string(),
   num_interactions: z.int().min(1),
   seed: z.int().min(0).max(4_294_967_295),
@@ -46,5 +60,3 @@ export const simulationResultSchema = z.strictObject({
     reproducible: z.boolean(),
   }),
 });
-
-export type SimulationResult = z.infer<typeof simulationResultSchema>;

@@ -34,7 +34,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt']);
 
-export const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
+const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
 
 // uPlot is served from the installed package rather than copied, so an upgrade cannot leave a stale copy.
 const require = createRequire(import.meta.url);

@@ -3,7 +3,7 @@
  * no framing. Trusted Types are required and no policy may be created, which forbids string-to-HTML sinks
  * (innerHTML) outright; the console builds its DOM with createElement and textContent.
  */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

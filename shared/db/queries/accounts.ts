@@ -1,7 +1,7 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
 
-export const accountRowSchema = z.object({
+const accountRowSchema = z.object({
   id: z.string(),
   email: z.string(),
   display_name: z.string(),

@@ -2,7 +2,7 @@ import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
 import { planRowSchema } from './plans.ts';
 
-export const apiKeyRowSchema = z.object({
+const apiKeyRowSchema = z.object({
   id: z.string(),
   account_id: z.string(),
   name: z.string(),
@@ -10,11 +10,13 @@ export const apiKeyRowSchema = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** Null unless the key was rolled: it works until then. */
+  expires_at: z.string().nullable(),
 });
 
 export type ApiKeyRow = z.infer<typeof apiKeyRowSchema>;
 
-const apiKeyColumns = sql.fragment`id, account_id, name, key_prefix, created_at, last_used_at, revoked_at`;
+const apiKeyColumns = sql.fragment`id, account_id, name, key_prefix, created_at, last_used_at, revoked_at, expires_at`;
 
 /** The digest is the only form of the key that reaches the database. */
 export const insertApiKey = async (
@@ -27,9 +29,24 @@ export const insertApiKey = async (
     RETURNING ${apiKeyColumns}
   `);
 
+/** A rolled key in its grace period does not count: a roll never counts against the active-key limit. */
 export const countActiveApiKeys = async (connection: CommonQueryMethods, accountId: string): Promise<number> =>
   connection.oneFirst(sql.type(z.object({ count: z.number() }))`
-    SELECT count(*)::int AS count FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL
+    SELECT count(*)::int AS count FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL AND expires_at IS NULL
+  `);
+
+/** The account's key, locked until the transaction ends, so two rolls of one key take turns. */
+export const lockApiKey = async (connection: CommonQueryMethods, input: { accountId: string; id: string }): Promise<ApiKeyRow | null> =>
+  connection.maybeOne(sql.type(apiKeyRowSchema)`
+    SELECT ${apiKeyColumns} FROM api_keys WHERE id = ${input.id} AND account_id = ${input.accountId} FOR UPDATE
+  `);
+
+/** Starts a rolled key's grace period; with `at` null it ends now, at the instant the key was revoked. */
+export const setApiKeyExpiry = async (connection: CommonQueryMethods, input: { id: string; at: Date | null }): Promise<string> =>
+  connection.oneFirst(sql.type(z.object({ expires_at: z.string() }))`
+    UPDATE api_keys SET expires_at = ${input.at === null ? sql.fragment`revoked_at` : sql.timestamp(input.at)}
+    WHERE id = ${input.id}
+    RETURNING expires_at
   `);
 
 /** Newest first, revoked keys included. */
@@ -41,6 +58,7 @@ export const listApiKeys = async (connection: CommonQueryMethods, accountId: str
 const credentialSchema = z.object({
   api_key_id: z.string(),
   revoked_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
   account_id: z.string(),
   account_is_active: z.boolean(),
   plan: z.string(),
@@ -52,7 +70,7 @@ export type ApiKeyCredential = z.infer<typeof credentialSchema>;
 /** What authenticating a request needs, in one indexed lookup (key_digest is unique). */
 export const findApiKeyCredential = async (connection: CommonQueryMethods, keyDigest: Buffer): Promise<ApiKeyCredential | null> =>
   connection.maybeOne(sql.type(credentialSchema)`
-    SELECT api_keys.id AS api_key_id, api_keys.revoked_at, accounts.id AS account_id,
+    SELECT api_keys.id AS api_key_id, api_keys.revoked_at, api_keys.expires_at, accounts.id AS account_id,
       accounts.is_active AS account_is_active, accounts.plan, to_jsonb(plans) AS plan_limits
     FROM api_keys
     JOIN accounts ON accounts.id = api_keys.account_id

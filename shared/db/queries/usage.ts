@@ -36,3 +36,21 @@ export const expireStaleSimulations = async (connection: CommonQueryMethods, old
     WHERE status = 'queued' AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})
     RETURNING id, account_id, num_interactions, period_start
   `);
+
+const recentAdmissionSchema = z.object({ id: z.string(), admitted_us: z.number() });
+
+/**
+ * The account's admissions of the last `windowSeconds` (every ledger row: each one was counted by the rate
+ * limiter when admitted), with their admission time in µs since the epoch. Redis's rate window is rebuilt
+ * from these when its copy is lost.
+ */
+export const listRecentAdmissions = async (
+  connection: CommonQueryMethods,
+  accountId: string,
+  windowSeconds: number,
+): Promise<readonly z.infer<typeof recentAdmissionSchema>[]> =>
+  connection.any(sql.type(recentAdmissionSchema)`
+    SELECT id, floor(extract(epoch FROM created_at) * 1000000)::float8 AS admitted_us
+    FROM simulations
+    WHERE account_id = ${accountId} AND created_at > now() - make_interval(secs => ${windowSeconds})
+  `);

@@ -2,6 +2,7 @@ import { api, setUnauthorizedHandler, signInUrl } from './api.js';
 import { loadAccount, setUpSignOut } from './accountPanel.js';
 import { byId, showText } from './dom.js';
 import { explainApiError, explainLoginError } from './explainError.js';
+import { setUpHistory } from './historyPanel.js';
 import { setUpKeys } from './keysPanel.js';
 import { setUpSimulation } from './simulationPanel.js';
 import { loadUsage } from './usagePanel.js';
@@ -50,7 +51,13 @@ const start = async () => {
   setUpSignOut(showNotice);
 
   const keys = setUpKeys();
-  const simulation = setUpSimulation({ onFinished: () => void refreshUsage() });
+  const simulation = setUpSimulation({
+    onFinished: () => {
+      void refreshUsage();
+      void history.load();
+    },
+  });
+  const history = setUpHistory({ showResult: simulation.showResult, runAgain: simulation.runAgain });
   const refreshUsage = async () => {
     const usage = await loadUsage();
     if (usage !== null) {
@@ -62,8 +69,9 @@ const start = async () => {
     showText(byId('sim-error'), 'The preset catalog could not be loaded. Reload the page to try again.');
   } else {
     simulation.setPresets(presets);
+    history.setPresets(presets);
   }
-  await Promise.all([refreshUsage(), keys.load()]);
+  await Promise.all([refreshUsage(), keys.load(), history.load()]);
   main.removeAttribute('aria-busy');
 };
 

@@ -61,3 +61,31 @@ export const api = async (path, { method = 'GET', body, headers = {} } = {}) => 
   }
   return data;
 };
+
+/**
+ * A GET whose body is kept as the server sent it (a download in the format `accept` names); failures are
+ * ApiErrors like api()'s.
+ */
+export const apiText = async (path, accept) => {
+  let response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', headers: { Accept: accept } });
+  } catch {
+    throw new ApiError(0, null, null);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    let data = null;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+    const error = new ApiError(response.status, data, response.headers);
+    if (response.status === 401) {
+      onUnauthorized(error);
+    }
+    throw error;
+  }
+  return { text, type: response.headers.get('Content-Type') ?? accept };
+};

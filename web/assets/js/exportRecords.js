@@ -1,31 +1,10 @@
-// Downloads are built in the page from the result already received: no second request, no server copy.
+// Downloads come from the service itself: the same run (preset, profile, seed, size) asked for again in
+// the format wanted, so the file holds exactly the bytes the API serves, however large the run.
+import { ApiError } from './api.js';
 
-const csvCell = (value) => {
-  if (value === null || value === undefined) {
-    return '';
-  }
-  if (typeof value === 'number') {
-    return String(value);
-  }
-  let text = String(value);
-  // A spreadsheet would run a cell starting with = + - @ as a formula; the apostrophe keeps it text.
-  if (/^[=+\-@\t\r]/.test(text)) {
-    text = `'${text}`;
-  }
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-};
-
-/** RFC 4180 CSV: a header row of the field names, CRLF line ends. */
-export const toCsv = (records, fields) => {
-  const lines = [fields.map(csvCell).join(',')];
-  for (const record of records) {
-    lines.push(fields.map((field) => csvCell(record[field])).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
-};
-
-export const downloadText = (filename, type, text) => {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves bytes under a file name through a temporary link. */
+export const downloadBlob = (filename, blob) => {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;
@@ -35,4 +14,34 @@ export const downloadText = (filename, type, text) => {
   link.remove();
   // Revoked after the click has been handled, so the download has its bytes.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+};
+
+export const downloadText = (filename, type, text) => downloadBlob(filename, new Blob([text], { type }));
+
+/**
+ * POST /v1/simulations with the run's own inputs and `Accept` set to the format, saved as the server sent
+ * it (CSV or NDJSON). It is a run of its own: it counts against the plan like any other.
+ */
+export const downloadRun = async (run, accept, filename) => {
+  let response;
+  try {
+    response = await fetch('/v1/simulations', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { Accept: accept, 'Content-Type': 'application/json' },
+      body: JSON.stringify(run),
+    });
+  } catch {
+    throw new ApiError(0, null, null);
+  }
+  if (!response.ok) {
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    throw new ApiError(response.status, body, response.headers);
+  }
+  downloadBlob(filename, await response.blob());
 };

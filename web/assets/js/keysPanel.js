@@ -5,12 +5,26 @@ import { formatDateTime } from './format.js';
 
 const NAME_MAX = 100;
 
-const statusCell = (key) =>
-  key.is_active
+const statusCell = (key) => {
+  if (!key.is_active) {
+    return el('td', {}, el('span', { className: 'badge badge-revoked' }, 'Revoked'), ' ', el('span', { className: 'small muted' }, formatDateTime(key.revoked_at)));
+  }
+  // A rolled key in its grace period: still working, and saying until when.
+  return key.expires_at === null
     ? el('td', {}, el('span', { className: 'badge badge-active' }, 'Active'))
-    : el('td', {}, el('span', { className: 'badge badge-revoked' }, 'Revoked'), ' ', el('span', { className: 'small muted' }, formatDateTime(key.revoked_at)));
+    : el('td', {}, el('span', { className: 'badge badge-active' }, 'Active'), ' ', el('span', { className: 'small muted' }, `until ${formatDateTime(key.expires_at)}`));
+};
 
-const keyRow = (key, onRevoke) =>
+const actionButton = (label, className, name, onClick) =>
+  el('button', {
+    type: 'button',
+    className: `button button-small ${className}`,
+    textContent: label,
+    attrs: { 'aria-label': `${label} key ${name}` },
+    onclick: (event) => onClick(event.currentTarget),
+  });
+
+const keyRow = (key, onRevoke, onRoll) =>
   el(
     'tr',
     {},
@@ -22,19 +36,17 @@ const keyRow = (key, onRevoke) =>
     el(
       'td',
       { className: 'actions' },
-      key.is_active
-        ? el('button', {
-            type: 'button',
-            className: 'button button-small button-danger-quiet',
-            textContent: 'Revoke',
-            attrs: { 'aria-label': `Revoke key ${key.name}` },
-            onclick: (event) => onRevoke(key, event.currentTarget),
-          })
-        : null,
+      // A key already rolled cannot be rolled again; it can still be revoked before its grace period ends.
+      key.is_active && key.expires_at === null ? actionButton('Roll', 'button-quiet', key.name, (opener) => onRoll(key, opener)) : null,
+      key.is_active && key.expires_at === null ? ' ' : null,
+      key.is_active ? actionButton('Revoke', 'button-danger-quiet', key.name, (opener) => onRevoke(key, opener)) : null,
     ),
   );
 
-/** The API keys card: list, create (showing the secret once), and revoke behind a confirmation dialog. */
+/**
+ * The API keys card: list, create (showing the secret once), roll (a new key of the same name, the old one
+ * working for a grace period) and revoke, each change behind a confirmation dialog.
+ */
 export const setUpKeys = () => {
   const tbody = byId('keys-body');
   const form = byId('key-form');
@@ -44,6 +56,8 @@ export const setUpKeys = () => {
   const newKeyValue = byId('new-key-value');
   const copied = byId('new-key-copied');
   const dialog = byId('revoke-dialog');
+  const rollDialog = byId('roll-dialog');
+  const previous = byId('new-key-previous');
 
   const load = async () => {
     try {
@@ -51,7 +65,7 @@ export const setUpKeys = () => {
       tbody.replaceChildren(
         ...(keys.length === 0
           ? [el('tr', {}, el('td', { colSpan: 6, className: 'muted' }, 'No keys yet. Create one to call the API from a program.'))]
-          : keys.map((key) => keyRow(key, confirmRevoke))),
+          : keys.map((key) => keyRow(key, confirmRevoke, confirmRoll))),
       );
     } catch (error) {
       tbody.replaceChildren(el('tr', {}, el('td', { colSpan: 6 }, `The keys could not be loaded. ${explainApiError(error)}`)));
@@ -79,11 +93,7 @@ export const setUpKeys = () => {
     submit.setAttribute('aria-disabled', 'true');
     try {
       const created = await api('/v1/api-keys', { method: 'POST', body: { name } });
-      newKeyValue.value = created.key;
-      copied.textContent = '';
-      newKey.hidden = false;
-      newKeyValue.focus();
-      newKeyValue.select();
+      showNewKey(created.key, '');
       form.reset();
       announce(`Key ${created.name} created. Copy it now: it will not be shown again.`);
       await load();
@@ -94,6 +104,16 @@ export const setUpKeys = () => {
       submit.removeAttribute('aria-disabled');
     }
   });
+
+  // The secret goes into the one place that shows it once; a roll adds when the old key stops working.
+  const showNewKey = (secret, previousNote) => {
+    newKeyValue.value = secret;
+    copied.textContent = '';
+    showText(previous, previousNote);
+    newKey.hidden = false;
+    newKeyValue.focus();
+    newKeyValue.select();
+  };
 
   byId('new-key-copy').addEventListener('click', async () => {
     try {
@@ -111,6 +131,7 @@ export const setUpKeys = () => {
     // The secret leaves the page as soon as the user says it is saved.
     newKeyValue.value = '';
     copied.textContent = '';
+    showText(previous, '');
     newKey.hidden = true;
     nameInput.focus();
   });
@@ -152,6 +173,52 @@ export const setUpKeys = () => {
     }
     await load();
     byId('keys-title').focus();
+  });
+
+  let rolling = null;
+  const confirmRoll = (key, opener) => {
+    rolling = { key, opener };
+    byId('roll-title').textContent = `Roll the key “${key.name}”?`;
+    byId('roll-description').textContent =
+      `A new key named “${key.name}” is created and shown once. Programs using ${key.key_prefix}… keep working for the grace period you choose, then are refused.`;
+    byId('roll-grace').value = '86400';
+    byId('roll-confirm').disabled = false;
+    rollDialog.showModal();
+  };
+
+  byId('roll-cancel').addEventListener('click', () => rollDialog.close('cancel'));
+  rollDialog.addEventListener('close', () => {
+    if (rollDialog.returnValue !== 'rolled' && rolling !== null) {
+      rolling.opener.focus();
+    }
+    rollDialog.returnValue = '';
+    rolling = null;
+  });
+
+  byId('roll-confirm').addEventListener('click', async () => {
+    if (rolling === null) {
+      return;
+    }
+    const { key } = rolling;
+    byId('roll-confirm').disabled = true;
+    const expiresIn = Number(byId('roll-grace').value);
+    try {
+      const rolled = await api(`/v1/api-keys/${encodeURIComponent(key.id)}/roll`, { method: 'POST', body: { expires_in: expiresIn } });
+      rollDialog.close('rolled');
+      showText(problem, '');
+      const note =
+        expiresIn === 0
+          ? `The previous key ${key.key_prefix}… is revoked.`
+          : `The previous key ${key.key_prefix}… keeps working until ${formatDateTime(rolled.previous_key_expires_at)}.`;
+      await load();
+      showNewKey(rolled.key, note);
+      announce(`Key ${rolled.name} rolled. Copy the new key now: it will not be shown again. ${note}`);
+    } catch (error) {
+      rollDialog.close('rolled');
+      showText(problem, explainApiError(error));
+      await load();
+      byId('keys-title').focus();
+    }
   });
 
   return { load };

@@ -2,7 +2,8 @@ import { api } from './api.js';
 import { announce, byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
 import { formatDuration, formatInteger, humanize, plural } from './format.js';
-import { downloadText, toCsv } from './exportRecords.js';
+import { downloadRun, downloadText } from './exportRecords.js';
+import { renderFidelityFacts } from './fidelityFacts.js';
 
 const TABLE_ROWS = 20;
 const SEED_MAX = 4_294_967_295;
@@ -146,7 +147,8 @@ export const setUpSimulation = ({ onFinished }) => {
     }
   };
 
-  const render = async (result) => {
+  const render = async (result, title = 'Result') => {
+    byId('sim-result-title').textContent = title;
     const preset = presets.get(result.preset);
     const records = Array.isArray(result.data) ? result.data : [];
     const fields = fieldsOf(preset, records);
@@ -165,7 +167,7 @@ export const setUpSimulation = ({ onFinished }) => {
       2,
     )}`;
     renderTable(records, fields);
-    await renderChart(result, preset);
+    await Promise.all([renderChart(result, preset), renderFidelityFacts(byId('sim-fidelity'), result)]);
   };
 
   const baseName = () => {
@@ -178,11 +180,27 @@ export const setUpSimulation = ({ onFinished }) => {
       downloadText(`${baseName()}.json`, 'application/json', `${JSON.stringify(latest.result, null, 2)}\n`);
     }
   });
-  byId('download-csv').addEventListener('click', () => {
-    if (latest !== null) {
-      downloadText(`${baseName()}.csv`, 'text/csv', toCsv(latest.result.data, latest.fields));
+  // The same run again, in the server's own CSV or NDJSON: seed and engine and all, so the records are the same.
+  const downloadAs = (accept, extension) => async () => {
+    if (latest === null) {
+      return;
     }
-  });
+    const { result } = latest;
+    const run = {
+      preset: result.preset,
+      profile: result.profile,
+      seed: result.seed,
+      num_interactions: result.num_interactions,
+      ...(result.metadata?.service_version === undefined ? {} : { engine_version: result.metadata.service_version }),
+    };
+    try {
+      await downloadRun(run, accept, `${baseName()}.${extension}`);
+    } catch (error) {
+      showText(problem, explainApiError(error));
+    }
+  };
+  byId('download-csv').addEventListener('click', downloadAs('text/csv', 'csv'));
+  byId('download-ndjson').addEventListener('click', downloadAs('application/x-ndjson', 'ndjson'));
 
   presetSelect.addEventListener('change', fillProfiles);
 
@@ -219,5 +237,24 @@ export const setUpSimulation = ({ onFinished }) => {
     }
   });
 
-  return { setPresets, setPlanLimit };
+  /** A result from elsewhere (a run of the history shown again), in place of the latest run's. */
+  const showResult = async (result, title) => {
+    await render(result, title);
+    announce(`${title}: ${plural(result.data.length, 'interaction')}.`);
+    byId('sim-result-title').scrollIntoView({ block: 'start' });
+  };
+
+  /** The inputs of an earlier run with a new seed (drawn by the service), run as if typed into the form. */
+  const runAgain = (run) => {
+    if (presets.has(run.preset)) {
+      presetSelect.value = run.preset;
+      fillProfiles();
+    }
+    profileSelect.value = run.profile;
+    countInput.value = String(Math.min(run.num_interactions, maxPerRun));
+    seedInput.value = '';
+    form.requestSubmit();
+  };
+
+  return { setPresets, setPlanLimit, showResult, runAgain };
 };

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { pipeline, Readable, Transform } from 'node:stream';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { authVersionKey } from '../../shared/auth/authVersion.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+  type IdempotencyRecord,
+  releaseIdempotencyKey,
+} from '../../shared/db/queries/idempotencyKeys.ts';
+import { AppError } from '../../shared/errors/AppError.ts';
+import { describeError } from '../../shared/errors/describeError.ts';
+import { idempotencyKeyInUse, idempotencyKeyReused, invalidIdempotencyKey } from '../../shared/errors/errors.ts';
+import type { AppState, Principal } from '../AppState.ts';
+import { authenticateApiKeyCached } from '../auth/authenticateApiKey.ts';
+import { requirePrincipal } from '../auth/requirePrincipal.ts';
+import { jsonBody } from '../middleware/jsonBody.ts';
+import type { Services } from '../Services.ts';
+import { requestFingerprint } from './requestFingerprint.ts';
+
+/** 1–255 characters of visible ASCII (DECISIONS "Idempotent retries"). */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+// How long a first request may hold its key without answering before another may take it over: longer
+// than any run can last, so a live holder is never overtaken, yet a crashed process frees the key.
+const HOLD_MARGIN_MS = 60_000;
+// A claim lost to a row that vanished in between (its first attempt failed) is simply tried again.
+const CLAIM_ATTEMPTS = 3;
+
+export interface IdempotentRoute<State extends AppState> {
+  /** What to keep of a 2xx answer to replay it later: small, fixed in size, never a secret. */
+  readonly record: (ctx: ParameterizedContext<State>) => unknown;
+  /** Answers again from what was kept (status and the recorded value). */
+  readonly replay: (ctx: ParameterizedContext<State>, kept: { readonly status: number; readonly response: unknown }) => Promise<void>;
+}
+
+const readBody = jsonBody();
+const noop = async (): Promise<void> => {};
+
+/**
+ * The Idempotency-Key check, between authentication (its scope is the account) and everything that
+ * counts a request (a replay costs no rate limit, quota or slot). A request without the header passes
+ * through at the cost of one header lookup. The truth is a PostgreSQL row whose primary key only one
+ * request can insert, whichever API process it reaches.
+ */
+export const idempotent =
+  <State extends AppState>(services: Services, route: IdempotentRoute<State>): Middleware<State> =>
+  async (ctx, next) => {
+    const key = ctx.req.headers['idempotency-key'];
+    if (key === undefined) {
+      await next();
+      return;
+    }
+    if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+      throw invalidIdempotencyKey();
+    }
+    try {
+      await readBody(ctx, noop);
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        throw error;
+      }
+      // The request fails anyway, at its own place in the order of checks, and a failure keeps nothing.
+      await next();
+      return;
+    }
+    const { accountId } = await confirmPrincipal(services, ctx);
+    const fingerprint = requestFingerprint({ method: ctx.method, path: ctx.path, body: ctx.state.body, accept: ctx.get('Accept') });
+    const claimToken = randomUUID();
+
+    for (let attempt = 1; ; attempt += 1) {
+      const now = services.now();
+      const claimed = await claimIdempotencyKey(services.pool, {
+        accountId,
+        key,
+        fingerprint,
+        claimToken,
+        now,
+        lockedUntil: new Date(now.getTime() + services.config.simulationTimeoutMs + HOLD_MARGIN_MS),
+        expiresAt: new Date(now.getTime() + RETENTION_MS),
+      });
+      if (claimed) {
+        await runFirst(services, ctx, next, route, { accountId, key, claimToken });
+        return;
+      }
+      const record = await findIdempotencyRecord(services.pool, { accountId, key });
+      if (record !== null) {
+        await answerAgain(ctx, route, { fingerprint, record });
+        return;
+      }
+      if (attempt === CLAIM_ATTEMPTS) {
+        throw idempotencyKeyInUse();
+      }
+    }
+  };
+
+/**
+ * A principal from this process's cache (it carries `authVersion`) is only as good as the admission
+ * script's check of that version, and a replay never reaches the admission: confirm it here (one GET,
+ * only for requests with the header), and reload from PostgreSQL, which may refuse the key, if stale.
+ */
+const confirmPrincipal = async <State extends AppState>(services: Services, ctx: ParameterizedContext<State>): Promise<Principal> => {
+  const principal = requirePrincipal(ctx.state);
+  if (principal.authVersion === undefined) {
+    return principal;
+  }
+  const current = await services.redis.get(authVersionKey(services.redisPrefix, principal.accountId));
+  if (current === principal.authVersion) {
+    return principal;
+  }
+  const reloaded = await authenticateApiKeyCached(services, ctx.get('Authorization'), { reload: true });
+  ctx.state.principal = reloaded;
+  return reloaded;
+};
+
+const runFirst = async <State extends AppState>(
+  services: Services,
+  ctx: ParameterizedContext<State>,
+  next: () => Promise<unknown>,
+  route: IdempotentRoute<State>,
+  claim: { readonly accountId: string; readonly key: string; readonly claimToken: string },
+): Promise<void> => {
+  const release = (): Promise<void> =>
+    releaseIdempotencyKey(services.pool, claim).catch((error: unknown) =>
+      // The claim's hold ends on its own; until then a retry answers 409 and may try again.
+      services.logger.warn({ error: describeError(error) }, 'could not release an idempotency key'),
+    );
+  try {
+    await next();
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const kept = ctx.status >= 200 && ctx.status < 300 ? route.record(ctx) : undefined;
+  if (kept === undefined) {
+    await release();
+    return;
+  }
+  const complete = async (): Promise<void> =>
+    completeIdempotencyKey(services.pool, { ...claim, status: ctx.status, response: kept }).catch((error: unknown) => {
+      services.logger.warn({ error: describeError(error) }, 'could not keep an idempotent response');
+      return release();
+    });
+  const { body } = ctx;
+  if (!(body instanceof Readable)) {
+    // The whole body is in hand: the answer is decided and cannot fail half-way.
+    await complete();
+    return;
+  }
+  // A streamed answer is kept only once it has ended well: the record is written after the last bytes
+  // and before the response's terminating chunk, so a client that read a whole body finds its key kept,
+  // and a run that failed mid-stream (its body destroyed) or a client that left keeps nothing.
+  const guarded = new Transform({
+    transform: (chunk: Buffer, _encoding, callback) => callback(null, chunk),
+    flush: (callback) => {
+      complete().then(
+        () => callback(),
+        () => callback(),
+      );
+    },
+  });
+  pipeline(body, guarded, (error) => {
+    if (error) {
+      void release();
+    }
+  });
+  ctx.body = guarded;
+};
+
+const answerAgain = async <State extends AppState>(
+  ctx: ParameterizedContext<State>,
+  route: IdempotentRoute<State>,
+  input: { readonly fingerprint: Buffer; readonly record: IdempotencyRecord },
+): Promise<void> => {
+  const { record } = input;
+  if (!record.fingerprint.equals(input.fingerprint)) {
+    throw idempotencyKeyReused();
+  }
+  if (record.status === 'running' || record.response_status === null) {
+    throw idempotencyKeyInUse();
+  }
+  ctx.set('Idempotent-Replayed', 'true');
+  await route.replay(ctx, { status: record.response_status, response: record.response });
+};

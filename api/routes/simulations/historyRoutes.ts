@@ -1,0 +1,60 @@
+import Router from '@koa/router';
+import { findSimulationRun, listSimulationRuns } from '../../../shared/db/queries/simulationRuns.ts';
+import { resolvePreset } from '../../../shared/engine/index.ts';
+import { simulationNotFound } from '../../../shared/errors/errors.ts';
+import type { AppState } from '../../AppState.ts';
+import { requirePrincipal } from '../../auth/requirePrincipal.ts';
+import { admitReplayRequest } from '../../limits/admitReplayRequest.ts';
+import { authenticate } from '../../middleware/authenticate.ts';
+import { validateQuery } from '../../middleware/validate.ts';
+import type { Services } from '../../Services.ts';
+import { listSimulationsQuerySchema, type Run, type RunList } from './historySchema.ts';
+import { presentRun } from './presentRun.ts';
+import { negotiateFormat } from './negotiateFormat.ts';
+import { respondWithSimulation } from './respondWithSimulation.ts';
+import { decodeRunCursor, encodeRunCursor } from './runCursor.ts';
+
+/** The account's runs (DECISIONS "Run history and replay"): listed, one by one, and their records again. */
+export const historyRoutes = (services: Services): Router<AppState> => {
+  const router = new Router<AppState>();
+
+  router.get('/v1/simulations', authenticate(services), validateQuery(listSimulationsQuerySchema), async (ctx) => {
+    const { accountId } = requirePrincipal(ctx.state);
+    const query = ctx.state.input;
+    const after = query.cursor === undefined ? undefined : decodeRunCursor(query.cursor);
+    // One row more than the page says whether another page follows, without a count.
+    const rows = await listSimulationRuns(services.pool, {
+      accountId,
+      limit: query.limit + 1,
+      ...(after === undefined ? {} : { after }),
+      ...(query.preset === undefined ? {} : { preset: resolvePreset(query.preset)?.name ?? query.preset }),
+      ...(query.status === undefined ? {} : { status: query.status }),
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const body: RunList = {
+      data: page.map(presentRun),
+      next_cursor: rows.length > query.limit && last !== undefined ? encodeRunCursor({ createdAt: last.cursor_at, id: last.id }) : null,
+    };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.get('/v1/simulations/:simulation_id', authenticate(services), async (ctx) => {
+    const { accountId } = requirePrincipal(ctx.state);
+    // Unknown, malformed and another account's ids take the same query and give the same 404.
+    const row = await findSimulationRun(services.pool, { accountId, id: ctx.params.simulation_id ?? '' });
+    if (row === null) {
+      throw simulationNotFound();
+    }
+    const body: Run = presentRun(row);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.get('/v1/simulations/:simulation_id/records', authenticate(services), negotiateFormat(), admitReplayRequest(services), async (ctx) => {
+    await respondWithSimulation(ctx, services, ctx.state.replay, ctx.state.admission);
+  });
+
+  return router;
+};

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { OUTPUT_FORMATS, type OutputFormat, resolvePreset } from '../../../shared/engine/index.ts';
+import { internalError } from '../../../shared/errors/errors.ts';
+import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
+import type { AdmittedState } from '../../limits/admitSimulationRequest.ts';
+import type { SimulationRun } from '../../simulations/recordAdmission.ts';
+import type { Services } from '../../Services.ts';
+import { respondWithSimulation } from './respondWithSimulation.ts';
+
+/** Set by the route once the run's inputs are final (seed drawn): what an idempotent replay needs. */
+export type SimulationState = AdmittedState & { simulationRun?: SimulationRun & { readonly format: OutputFormat; readonly serviceVersion: string } };
+
+// What is kept per key: the run's inputs and its format, never its records, so it does not grow with
+// num_interactions. A record from before formats existed is JSON.
+const recordedRunSchema = z.object({
+  simulation_id: z.uuid(),
+  preset: z.string(),
+  profile: z.string(),
+  seed: z.number().int(),
+  num_interactions: z.number().int(),
+  engine_version: z.string(),
+  format: z.enum(OUTPUT_FORMATS).default('json'),
+});
+
+export const simulationIdempotency = (services: Services): IdempotentRoute<SimulationState> => ({
+  record: (ctx) => {
+    const run = ctx.state.simulationRun;
+    return run === undefined
+      ? undefined
+      : {
+          simulation_id: run.simulationId,
+          preset: run.preset,
+          profile: run.profile,
+          seed: run.seed,
+          num_interactions: run.numInteractions,
+          engine_version: run.serviceVersion,
+          format: run.format,
+        };
+  },
+  // The same run-and-respond path as the first answer, as a replay of the recorded run (no admission: no
+  // rate limit, quota, slot or ledger row), in the recorded format, under the recorded Simulation-Id.
+  replay: async (ctx, kept) => {
+    const recorded = recordedRunSchema.safeParse(kept.response);
+    const preset = recorded.success ? resolvePreset(recorded.data.preset) : undefined;
+    if (!recorded.success || preset === undefined) {
+      throw internalError();
+    }
+    const run = recorded.data;
+    await respondWithSimulation(
+      ctx,
+      services,
+      {
+        preset,
+        profile: run.profile,
+        seed: run.seed,
+        numInteractions: run.num_interactions,
+        serviceVersion: run.engine_version,
+        replayOf: { simulationId: run.simulation_id, serviceVersion: run.engine_version },
+      },
+      undefined,
+      run.format,
+    );
+    ctx.status = kept.status;
+  },
+});

@@ -1,0 +1,83 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { DatabasePool } from 'slonik';
+import { createBatcher } from '../../shared/async/createBatcher.ts';
+import { type FinishSimulationInput, type InsertSimulationInput, writeLedger } from '../../shared/db/queries/simulations.ts';
+
+// How long a ledger write keeps retrying after a lost connection or a lost acknowledgement: the pool's own
+// connection timeout, so a restarted PostgreSQL is waited for about as long as a fresh connection would be.
+const RETRY_BUDGET_MS = 5000;
+const FIRST_BACKOFF_MS = 25;
+const MAX_BACKOFF_MS = 500;
+
+export interface LedgerWriter {
+  /** Writes an admitted request's row (status `queued`); resolves once it is committed. */
+  readonly insert: (row: InsertSimulationInput) => Promise<void>;
+  /** Settles a row; resolves true when this settlement moved it out of `queued` (now or in an earlier attempt). */
+  readonly finish: (row: FinishSimulationInput) => Promise<boolean>;
+}
+
+// SQLSTATE classes 22 (data exception) and 23 (integrity violation) fail the same way every time.
+const isPermanent = (error: unknown): boolean => {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && /^2[23]/.test(code)) {
+      return true;
+    }
+  }
+  return false;
+};
+
+/**
+ * Retries an idempotent ledger write while the failure may be the link's (a cut connection, a restarting
+ * server, an acknowledgement lost after the commit): each attempt takes a connection from the pool, which
+ * has dropped the broken one, so the retry runs on a new connection.
+ */
+const withRetry = async <T>(attempt: () => Promise<T>): Promise<T> => {
+  const until = Date.now() + RETRY_BUDGET_MS;
+  for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (isPermanent(error) || Date.now() + backoff > until) {
+        throw error;
+      }
+      await delay(backoff);
+    }
+  }
+};
+
+const writers = new WeakMap<DatabasePool, LedgerWriter>();
+
+type LedgerWrite = { readonly kind: 'insert'; readonly row: InsertSimulationInput } | { readonly kind: 'finish'; readonly row: FinishSimulationInput };
+
+/**
+ * The process's ledger writer for a pool: admissions and settlements go through one group-commit batcher,
+ * so every request that arrived while the previous write was in flight shares one statement and one
+ * commit.
+ */
+export const ledgerWriter = (pool: DatabasePool): LedgerWriter => {
+  let writer = writers.get(pool);
+  if (writer === undefined) {
+    const write = createBatcher<LedgerWrite, boolean>(async (writes) => {
+      const inserts: InsertSimulationInput[] = [];
+      const finishes: FinishSimulationInput[] = [];
+      for (const each of writes) {
+        if (each.kind === 'insert') {
+          inserts.push(each.row);
+        } else {
+          finishes.push(each.row);
+        }
+      }
+      const settled = new Set(await writeLedger(pool, { inserts, finishes }));
+      return writes.map((each) => each.kind === 'insert' || settled.has(each.row.id));
+    });
+    writer = {
+      insert: async (row) => {
+        await withRetry(() => write({ kind: 'insert', row }));
+      },
+      finish: (row) => withRetry(() => write({ kind: 'finish', row })),
+    };
+    writers.set(pool, writer);
+  }
+  return writer;
+};

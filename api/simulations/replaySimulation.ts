@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { internalError } from '../../shared/errors/errors.ts';
+import { releaseSimulation } from '../limits/admitSimulation.ts';
+import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
+import type { Services } from '../Services.ts';
+import type { SimulationOutcome } from './createSimulationClient.ts';
+import { type RunSimulationOptions, type SimulationRequest, type SimulationResponse, streamRun } from './runSimulation.ts';
+
+/**
+ * Makes a recorded run again through the same queue and pool as a new one, in any format, streamed the
+ * same way, so the body is the first run's (only metadata.compute_ms may differ): a history replay
+ * (GET /v1/simulations/{id}/records) or an idempotent retry of POST /v1/simulations.
+ *
+ * The body and the Simulation-Id header carry the recorded simulation id; the job runs under an id of its
+ * own (`runId`), because the first run's job may still be in BullMQ and several replays of one run may be
+ * in flight at once: a history replay's admission id (the slot's member), else a fresh one. Nothing is
+ * written to the ledger and no quota is taken; a history replay's slot is freed once the run has ended.
+ */
+export const replaySimulation = async (
+  services: Services,
+  request: SimulationRequest,
+  replayOf: { readonly simulationId: string; readonly serviceVersion: string },
+  admission: SimulationAdmission | undefined,
+  options: RunSimulationOptions,
+): Promise<SimulationResponse> => {
+  let released = false;
+  const release = async (): Promise<void> => {
+    if (admission !== undefined && !released) {
+      released = true;
+      admission.settled = true;
+      await releaseSimulation(services, { ...admission, giveBack: false });
+    }
+  };
+  const { seed } = request;
+  if (seed === undefined) {
+    // A recorded run always has its seed; a replay without one would not be that run.
+    await release();
+    throw internalError();
+  }
+  try {
+    services.simulations.assertAvailable();
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  if (admission !== undefined) {
+    // From here the slot is this run's to free, once it has ended: a stream outlives the route handler,
+    // whose admission would otherwise free the slot as soon as the first bytes are out.
+    admission.settled = true;
+  }
+  const deadline = Date.now() + services.config.simulationTimeoutMs;
+  return streamRun(
+    services,
+    { simulationId: replayOf.simulationId, preset: request.preset.name, profile: request.profile, seed, engineVersion: replayOf.serviceVersion },
+    options,
+    async (sink): Promise<SimulationOutcome> => {
+      try {
+        return await services.simulations.run(
+          {
+            simulationId: replayOf.simulationId,
+            runId: admission?.simulationId ?? randomUUID(),
+            preset: request.preset.name,
+            profile: request.profile,
+            seed,
+            numInteractions: request.numInteractions,
+            serviceVersion: replayOf.serviceVersion,
+            deadline,
+            format: options.format ?? 'json',
+          },
+          sink,
+        );
+      } finally {
+        await release();
+      }
+    },
+  );
+};

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Command, Option } from 'commander';
+import type { SimulationFormat, SimulationRequest } from '../../sdk/index.ts';
+import type { CliContext } from '../CliContext.ts';
+import { createRecordCounter } from '../countRecords.ts';
+import { createProgressBar, PROGRESS_MIN_INTERACTIONS, type ProgressBar } from '../createProgressBar.ts';
+import { integerIn } from '../parseOptionValues.ts';
+
+interface SimulateOptions {
+  preset: string;
+  profile?: string;
+  seed?: number;
+  numInteractions: number;
+  format: SimulationFormat;
+  out?: string;
+  idempotencyKey?: string;
+  engineVersion?: string;
+  progress: boolean;
+}
+
+/** The file appears whole or not at all: a run cut short never leaves a partial file under FILE's name. */
+const openOutput = (out: string) => {
+  const temporary = join(dirname(out), `.${basename(out)}.${randomBytes(4).toString('hex')}.partial`);
+  return {
+    stream: createWriteStream(temporary, { flags: 'wx' }),
+    commit: () => rename(temporary, out),
+    discard: () => rm(temporary, { force: true }),
+  };
+};
+
+const runSimulate = async (context: CliContext, options: SimulateOptions): Promise<void> => {
+  const request: SimulationRequest = {
+    preset: options.preset,
+    num_interactions: options.numInteractions,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
+    ...(options.engineVersion === undefined ? {} : { engine_version: options.engineVersion }),
+  };
+  const stream = await context.client().streamSimulation(request, options.format, {
+    ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+    signal: context.signal,
+  });
+  const output = options.out === undefined ? undefined : openOutput(options.out);
+  // The bar is for a person watching a long run: never in a pipe or a log, never over records on screen.
+  const showProgress =
+    options.progress &&
+    context.stderr.isTTY === true &&
+    (output !== undefined || context.stdout.isTTY !== true) &&
+    options.numInteractions >= PROGRESS_MIN_INTERACTIONS;
+  const progress: ProgressBar | undefined = showProgress ? createProgressBar(context.stderr, options.numInteractions) : undefined;
+  const countRecords = createRecordCounter(options.format);
+  let bytes = 0;
+  try {
+    await pipeline(
+      stream.bytes,
+      async function* (chunks: AsyncIterable<Uint8Array>) {
+        for await (const chunk of chunks) {
+          bytes += chunk.byteLength;
+          progress?.advance(countRecords(chunk), chunk.byteLength);
+          yield chunk;
+        }
+      },
+      (output?.stream ?? context.stdout) as Writable,
+      // stdout stays open for the summary and for the process.
+      { end: output !== undefined, signal: context.signal },
+    );
+    await output?.commit();
+  } catch (error) {
+    progress?.stop();
+    await output?.discard();
+    throw error;
+  }
+  progress?.complete();
+  if (context.stderr.isTTY === true) {
+    const { id, seed } = stream.simulation;
+    context.stderr.write(
+      `${options.numInteractions} records, ${bytes} bytes${options.out === undefined ? '' : ` written to ${options.out}`}` +
+        `${id === undefined ? '' : `; simulation ${id}`}${seed === undefined ? '' : `, seed ${seed}`}\n`,
+    );
+  }
+};
+
+export const simulateCommand = (context: CliContext): Command =>
+  new Command('simulate')
+    .description("run a simulation; its records go to FILE or stdout, byte for byte the API's body in that format")
+    .requiredOption('--preset <preset>', 'preset name (see presets), or the alias mobile')
+    .option('--profile <profile>', "one of the preset's profiles (its default profile otherwise)")
+    .option('--seed <seed>', 'a seed, 0-4294967295, for a reproducible run (drawn by the service otherwise)', integerIn(0, 4_294_967_295))
+    .requiredOption('-n, --num-interactions <n>', 'number of interactions (records) to generate', integerIn(1, Number.MAX_SAFE_INTEGER))
+    .addOption(new Option('--format <format>', 'output format').choices(['json', 'ndjson', 'csv']).default('json'))
+    .option('--out <file>', 'write the records to FILE (whole or not at all) instead of stdout')
+    .option('--idempotency-key <key>', 'Idempotency-Key to send (a fresh one otherwise); repeating it replays the first run')
+    .option('--engine-version <version>', 'engine major ("1", "2") or exact service_version (the newest otherwise)')
+    .option('--no-progress', 'never show the progress bar')
+    .addHelpText(
+      'after',
+      `\nA progress bar (records, bytes, rate, ETA) is drawn on stderr for runs of ${PROGRESS_MIN_INTERACTIONS} interactions or more, only when stderr is a terminal.`,
+    )
+    .action((options: SimulateOptions) => runSimulate(context, options));

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import createClient from 'openapi-fetch';
+import { BssApiError } from './BssApiError.ts';
+import { BssConnectionError } from './BssConnectionError.ts';
+import { createRetryingFetch, type RetryNotice } from './createRetryingFetch.ts';
+import type { components, paths } from './openapi.ts';
+import { parseRecordStream, type SimulationFormat, type SimulationRecord } from './parseRecordStream.ts';
+
+type Schemas = components['schemas'];
+export type SimulationRequest = Schemas['SimulationRequest'];
+/** The filters and page of GET /v1/simulations. */
+export type RunQuery = NonNullable<paths['/v1/simulations']['get']['parameters']['query']>;
+
+export interface BssClientOptions {
+  /** The service's origin, e.g. `http://localhost:3000`. */
+  readonly baseUrl: string;
+  /** An API key (`bs_live_…`); public endpoints work without one. */
+  readonly apiKey?: string | undefined;
+  /** Retries of a 429/503 after `Retry-After`; default 3. */
+  readonly maxRetries?: number;
+  /** Longest `Retry-After` waited for, in seconds; default 60. */
+  readonly maxRetryWaitSeconds?: number;
+  readonly onRetry?: (notice: RetryNotice) => void;
+  /** For tests and custom transports. */
+  readonly fetch?: (request: Request) => Promise<Response>;
+}
+
+export interface PostOptions {
+  /** Sent as `Idempotency-Key`; a fresh UUID when absent, so that retries are safe. */
+  readonly idempotencyKey?: string;
+  readonly signal?: AbortSignal;
+}
+
+export const MEDIA_TYPES: Readonly<Record<SimulationFormat, string>> = {
+  json: 'application/json',
+  ndjson: 'application/x-ndjson',
+  csv: 'text/csv',
+};
+
+/** The run's identity, from the `Simulation-*` headers (absent from services older than the second wave). */
+export interface SimulationIdentity {
+  readonly id: string | undefined;
+  readonly preset: string | undefined;
+  readonly profile: string | undefined;
+  readonly seed: number | undefined;
+  readonly engineVersion: string | undefined;
+}
+
+export interface SimulationStream {
+  readonly format: SimulationFormat;
+  readonly response: Response;
+  readonly simulation: SimulationIdentity;
+  /** The body's bytes as they arrive, exactly as the API sent them (for files). Read it or `records`, once. */
+  readonly bytes: AsyncIterable<Uint8Array>;
+  /** The records, parsed from the body as it arrives. */
+  readonly records: () => AsyncGenerator<SimulationRecord>;
+}
+
+const unwrap = <T>(result: { data?: T; error?: unknown; response: Response }): T => {
+  if (!result.response.ok || result.data === undefined) {
+    throw BssApiError.fromResponse(result.response, result.error);
+  }
+  return result.data;
+};
+
+const identityOf = (headers: Headers): SimulationIdentity => {
+  const seed = headers.get('simulation-seed');
+  return {
+    id: headers.get('simulation-id') ?? undefined,
+    preset: headers.get('simulation-preset') ?? undefined,
+    profile: headers.get('simulation-profile') ?? undefined,
+    seed: seed === null ? undefined : Number(seed),
+    engineVersion: headers.get('simulation-engine-version') ?? undefined,
+  };
+};
+
+/**
+ * The body's chunks; a connection that ends without the body's last chunk (the service's way of saying a
+ * run failed after its first bytes) throws a BssConnectionError rather than passing for a shorter body.
+ */
+const guardBody = async function* (body: ReadableStream<Uint8Array>, url: string, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  try {
+    yield* body as unknown as AsyncIterable<Uint8Array>;
+  } catch (error) {
+    if (signal?.aborted) {
+      throw error;
+    }
+    throw new BssConnectionError(url, error, 'cut_short');
+  }
+};
+
+const mediaTypeOf = (response: Response): string => (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+
+const unexpectedResponse = (response: Response, asked: string): BssApiError => {
+  const received = mediaTypeOf(response);
+  return new BssApiError({
+    message: `the service answered ${received || 'no content type'} where ${asked} was asked; it may predate output formats`,
+    status: response.status,
+    code: 'unexpected_response',
+    requestId: response.headers.get('x-request-id') ?? undefined,
+  });
+};
+
+/** A typed client of the Behavioral Simulation Service. Every failure throws `BssApiError` or `BssConnectionError`. */
+export const createBssClient = (options: BssClientOptions) => {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl,
+    fetch: createRetryingFetch({
+      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+      ...(options.maxRetryWaitSeconds === undefined ? {} : { maxWaitSeconds: options.maxRetryWaitSeconds }),
+      ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    }),
+    headers: options.apiKey === undefined || options.apiKey === '' ? {} : { Authorization: `Bearer ${options.apiKey}` },
+  });
+  const idempotency = (post: PostOptions | undefined) => ({ 'Idempotency-Key': post?.idempotencyKey ?? randomUUID() });
+
+  return {
+    listPresets: async (): Promise<Schemas['PresetList']> => unwrap(await client.GET('/v1/presets')),
+    getPreset: async (preset: string): Promise<Schemas['Preset']> => unwrap(await client.GET('/v1/presets/{preset}', { params: { path: { preset } } })),
+    getAccount: async (): Promise<Schemas['Account']> => unwrap(await client.GET('/v1/account')),
+    getUsage: async (): Promise<Schemas['Usage']> => unwrap(await client.GET('/v1/usage')),
+    listApiKeys: async (): Promise<Schemas['ApiKeyList']> => unwrap(await client.GET('/v1/api-keys')),
+    /** The created key with its secret; a replay of the same Idempotency-Key answers it again without `key`. */
+    createApiKey: async (name: string, post?: PostOptions): Promise<Schemas['ApiKeyCreatedOrReplayed']> =>
+      unwrap(await client.POST('/v1/api-keys', { body: { name }, headers: idempotency(post), ...(post?.signal ? { signal: post.signal } : {}) })),
+    revokeApiKey: async (keyId: string): Promise<Schemas['ApiKeyRevoked']> =>
+      unwrap(await client.DELETE('/v1/api-keys/{key_id}', { params: { path: { key_id: keyId } } })),
+    /** Replaces a key: the old one keeps working for `expiresIn` seconds (service default 86400; 0 revokes it now). */
+    rollApiKey: async (keyId: string, roll: PostOptions & { readonly expiresIn?: number } = {}): Promise<Schemas['ApiKeyRolled']> =>
+      unwrap(
+        await client.POST('/v1/api-keys/{key_id}/roll', {
+          params: { path: { key_id: keyId } },
+          body: roll.expiresIn === undefined ? {} : { expires_in: roll.expiresIn },
+          headers: idempotency(roll),
+        }),
+      ),
+    /** The account's runs, newest first; pass `next_cursor` back as `cursor` for the next page. */
+    listSimulations: async (query: RunQuery = {}): Promise<Schemas['RunList']> => unwrap(await client.GET('/v1/simulations', { params: { query } })),
+    /** Runs a simulation and returns the parsed Simulation result. */
+    simulate: async (request: SimulationRequest, post?: PostOptions): Promise<Schemas['SimulationResult']> => {
+      const result = await client.POST('/v1/simulations', { body: request, headers: idempotency(post), ...(post?.signal ? { signal: post.signal } : {}) });
+      const body = unwrap(result);
+      // The document lists NDJSON and CSV too (strings); without `Accept` the service answers JSON.
+      if (typeof body === 'string') {
+        throw unexpectedResponse(result.response, MEDIA_TYPES.json);
+      }
+      return body;
+    },
+    /**
+     * Runs a simulation and streams its body in `format` (`Accept` negotiation). The promise resolves
+     * with the headers; the records follow as they are made. A body cut short (the run failed after its
+     * first bytes) makes the iteration throw instead of ending quietly.
+     */
+    streamSimulation: async (request: SimulationRequest, format: SimulationFormat = 'json', post?: PostOptions): Promise<SimulationStream> => {
+      const result = await client.POST('/v1/simulations', {
+        body: request,
+        headers: { ...idempotency(post), Accept: MEDIA_TYPES[format] },
+        parseAs: 'stream',
+        ...(post?.signal ? { signal: post.signal } : {}),
+      });
+      const body = unwrap(result) as unknown as ReadableStream<Uint8Array>;
+      const received = mediaTypeOf(result.response);
+      if (received !== MEDIA_TYPES[format]) {
+        await body.cancel();
+        // Writing JSON into a file named .csv would be worse than failing.
+        throw unexpectedResponse(result.response, MEDIA_TYPES[format]);
+      }
+      const bytes = guardBody(body, result.response.url, post?.signal);
+      return {
+        format,
+        response: result.response,
+        simulation: identityOf(result.response.headers),
+        bytes,
+        records: () => parseRecordStream(format, bytes),
+      };
+    },
+  };
+};
+
+export type BssClient = ReturnType<typeof createBssClient>;

@@ -1,0 +1,42 @@
+import type { PresetName } from '../presetTypes.ts';
+import { PRESETS } from '../presets.ts';
+import { educationFacts } from './educationFacts.ts';
+import type { FidelityFact, PresetFacts } from './fidelityFact.ts';
+import { financeFacts } from './financeFacts.ts';
+import { healthcareFacts } from './healthcareFacts.ts';
+import { mobileAppFacts } from './mobileAppFacts.ts';
+import { sampleColumns } from './sampleColumns.ts';
+
+/** GET /v1/presets/{preset}/fidelity. */
+export interface FidelityReport {
+  readonly preset: PresetName;
+  readonly service_version: string;
+  readonly sample: readonly { readonly profile: string; readonly seed: number; readonly num_interactions: number }[];
+  readonly facts: readonly FidelityFact[];
+}
+
+/** DECISIONS "Fidelity": at least 100,000 interactions per profile, fixed seeds. */
+export const FIDELITY_INTERACTIONS = 100_000;
+const FIDELITY_SEED = 20_261_116;
+
+const PRESET_FACTS: Readonly<Record<PresetName, PresetFacts>> = {
+  education: educationFacts,
+  finance: financeFacts,
+  healthcare: healthcareFacts,
+  mobile_app: mobileAppFacts,
+};
+
+/** Measures a preset's stylized facts on one fixed-seed sample per profile of the given engine version. */
+export function measureFidelity(preset: PresetName, serviceVersion: string): FidelityReport {
+  const definition = PRESETS.find((p) => p.name === preset)!;
+  const sample = definition.supported_profiles.map((profile) => ({
+    profile,
+    seed: FIDELITY_SEED,
+    num_interactions: FIDELITY_INTERACTIONS,
+  }));
+  const samples = sample.map(({ profile, seed, num_interactions }) => ({
+    profile,
+    columns: sampleColumns({ preset, profile, seed, numInteractions: num_interactions, serviceVersion }),
+  }));
+  return { preset, service_version: serviceVersion, sample, facts: PRESET_FACTS[preset](samples) };
+}

@@ -1,0 +1,110 @@
+import { putChunk } from './byteChunk.ts';
+import { createSimulation } from './createSimulation.ts';
+import type { OutputFormat } from './outputFormat.ts';
+import { ENGINE_VERSION } from './engineVersion.ts';
+import { engineModels } from './engineVersions.ts';
+import type { SimulationInput } from './presetTypes.ts';
+import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import { writeDecimal } from './writeDecimal.ts';
+import { writeInteger } from './writeInteger.ts';
+
+/** A chunk is cut once it holds this many bytes: big enough to amortise a hop, small enough to bound memory. */
+export const CHUNK_BYTES = 256 * 1024;
+
+export interface RecordChunkOptions {
+  /** Bytes before the records (the JSON result's head); part of the first chunk. */
+  readonly head?: Uint8Array;
+  /** Bytes after the records, asked for once the last record is printed (so it can state the compute time). */
+  readonly tail?: () => Uint8Array;
+  /** Cut chunks at this size; Infinity keeps the whole run in one chunk. */
+  readonly chunkBytes?: number;
+  /** Cut the first chunk sooner, so a streamed response's first bytes leave early; chunkBytes when absent. */
+  readonly firstChunkBytes?: number;
+}
+
+const NO_BYTES = new Uint8Array(0);
+const ASCII = new TextEncoder();
+
+/**
+ * The run's records as bytes in the given format, cut into chunks as they are printed: JSON is the
+ * `data` array exactly as writeRecordsJson prints it, NDJSON one record object and `\n` per line, CSV a
+ * header row of the record fields in catalog order and one CRLF-ended row per record. Every chunk owns a
+ * fresh ArrayBuffer (its view may end before the buffer does), so it can be transferred to another thread
+ * and the next chunk printed meanwhile. At most one chunk is held here at a time.
+ */
+export function* writeRecordChunks(input: SimulationInput, format: OutputFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
+  const { model, simulator, count } = createSimulation(input);
+  const layout = recordLayout(model, format);
+  const { kinds, decimals, after, enumChunks, maxRecordBytes } = layout;
+  const fieldCount = kinds.length;
+  const values = simulator.values;
+  const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
+  const head = options.head ?? NO_BYTES;
+  const opening =
+    format === 'json' ? ASCII.encode('[')
+    : format === 'csv' ? ASCII.encode(`${model.fields.map((field) => field.name).join(',')}\r\n`)
+    : NO_BYTES;
+  // Room for what surrounds the records; the JSON tail is well under a kilobyte.
+  const slack = 1024 + maxRecordBytes;
+  // The whole run's upper bound decides the first buffer, so a small run gets a small buffer.
+  const estimate = head.length + opening.length + count * maxRecordBytes + slack;
+  const allocate = (): ArrayBuffer => new ArrayBuffer(Math.min(estimate, chunkBytes + slack));
+
+  let buffer = allocate();
+  let bytes = new Uint8Array(buffer);
+  let view = new DataView(buffer);
+  let limit = buffer.byteLength - slack;
+  bytes.set(head, 0);
+  bytes.set(opening, head.length);
+  let pos = head.length + opening.length;
+  let cutAt = Math.min(chunkBytes, options.firstChunkBytes ?? chunkBytes);
+  for (let i = 0; i < count; i++) {
+    if (pos > limit || pos >= cutAt) {
+      if (pos >= cutAt) {
+        yield new Uint8Array(buffer, 0, pos);
+        buffer = allocate();
+        pos = 0;
+        cutAt = chunkBytes;
+      } else {
+        // Only when a run outgrows its estimate without reaching a chunk's size: never with the bound above.
+        const grown = new ArrayBuffer(buffer.byteLength * 2);
+        new Uint8Array(grown).set(new Uint8Array(buffer, 0, pos));
+        buffer = grown;
+      }
+      bytes = new Uint8Array(buffer);
+      view = new DataView(buffer);
+      limit = buffer.byteLength - slack;
+    }
+    simulator.next();
+    pos = putChunk(view, pos, i === 0 || format !== 'json' ? layout.firstHead : layout.nextHead);
+    for (let j = 0; j < fieldCount; j++) {
+      const kind = kinds[j]!;
+      const x = values[j]!;
+      if (kind === KIND_INTEGER) {
+        pos = putChunk(view, writeInteger(view, pos, x), after[j]!);
+      } else if (kind === KIND_DECIMAL) {
+        pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
+      } else {
+        pos = putChunk(view, pos, enumChunks[j]![x]!);
+      }
+    }
+  }
+  if (format === 'json') view.setUint8(pos++, 93); // ']'
+  const tail = options.tail?.() ?? NO_BYTES;
+  if (pos + tail.length > buffer.byteLength) {
+    const grown = new ArrayBuffer(pos + tail.length);
+    new Uint8Array(grown).set(new Uint8Array(buffer, 0, pos));
+    buffer = grown;
+  }
+  new Uint8Array(buffer).set(tail, pos);
+  yield new Uint8Array(buffer, 0, pos + tail.length);
+}
+
+/** An upper bound of the run's bytes in a format, records only: decides whether a run needs streaming at all. */
+export function estimateRecordBytes(input: SimulationInput, format: OutputFormat): number {
+  // The layout of the engine that will run: each engine version has its own model objects.
+  const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
+  const model = engineModels(serviceVersion)?.[input.preset];
+  if (model === undefined) throw new RangeError(`unknown engine version or preset: ${String(serviceVersion)} ${String(input.preset)}`);
+  return recordLayout(model, format).maxRecordBytes * input.numInteractions;
+}

@@ -1,0 +1,24 @@
+import type { SimulationTask } from './simulationTask.ts';
+
+export interface ResultEnvelope {
+  /** Everything before the `data` array: the run's identity. */
+  readonly head: Uint8Array;
+  /** Everything after it: the metadata, which states the compute time and so is printed last. */
+  readonly tail: (computeMs: number) => Uint8Array;
+}
+
+/**
+ * The Simulation result around the engine's `data` array, as bytes: the records are printed once, straight
+ * into the chunks, and nothing downstream parses them.
+ */
+export const resultEnvelope = (task: SimulationTask): ResultEnvelope => ({
+  head: Buffer.from(
+    `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},` +
+      `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},"data":`,
+  ),
+  tail: (computeMs) =>
+    Buffer.from(
+      `,"metadata":{"service_version":${JSON.stringify(task.serviceVersion)},"api_version":${JSON.stringify(task.apiVersion)},` +
+        `"compute_ms":${computeMs},"reproducible":true}}`,
+    ),
+});
