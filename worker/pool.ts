@@ -3,7 +3,7 @@ import type { SimulationTask, SimulationTaskResult } from './simulationTask.ts';
 
 export type SimulationPool = Piscina<SimulationTask, SimulationTaskResult>;
 
-const THREAD_ENTRY = new URL('./simulationThread.ts', import.meta.url).href;
+const THREAD_ENTRY = new URL('./runSimulationTask.ts', import.meta.url).href;
 
 /**
  * A fixed pool of engine threads. Threads start with the pool and never idle out, so no request pays a
