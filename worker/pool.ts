@@ -13,7 +13,8 @@ const THREAD_ENTRY = new URL('./runSimulationTask.ts', import.meta.url).href;
 export const createSimulationPool = (threads: number): SimulationPool =>
   new Piscina<SimulationTask, SimulationTaskResult>({
     filename: THREAD_ENTRY,
-    name: 'default',
+    // The thread entry's named export (named exports only, STYLE §10).
+    name: 'runSimulationTask',
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
