@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Next, ParameterizedContext } from 'koa';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { releaseSimulation } from '../limits/admitSimulation.ts';
-import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
+import type { SimulationAdmission } from './admitSimulationRequest.ts';
 import type { Services } from '../Services.ts';
 
 /**

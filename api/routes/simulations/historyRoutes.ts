@@ -4,7 +4,7 @@ import { resolvePreset } from '../../../shared/engine/index.ts';
 import { simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { admitReplayRequest } from '../../limits/admitReplayRequest.ts';
+import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';

@@ -3,7 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
-import { admitSimulationRequest } from '../../limits/admitSimulationRequest.ts';
+import { admitSimulationRequest } from '../../simulations/admitSimulationRequest.ts';
 import { idempotent } from '../../idempotency/idempotent.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import type { Services } from '../../Services.ts';

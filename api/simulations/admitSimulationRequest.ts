@@ -12,9 +12,9 @@ import { jsonBody } from '../middleware/jsonBody.ts';
 import { validateBody } from '../middleware/validate.ts';
 import { simulationRequestSchema, type SimulationRequestBody } from '../routes/simulations/schema.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
-import { holdAdmission } from '../simulations/holdAdmission.ts';
+import { holdAdmission } from './holdAdmission.ts';
 import type { Services } from '../Services.ts';
-import { admitSimulation } from './admitSimulation.ts';
+import { admitSimulation } from '../limits/admitSimulation.ts';
 
 /** What admission took for a request, and what has to be handed back when it ends. */
 export interface SimulationAdmission {

@@ -7,12 +7,12 @@ import type { AppState } from '../AppState.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
-import { isEngineVersionServed } from '../simulations/isEngineVersionServed.ts';
-import type { SimulationRequest } from '../simulations/runSimulation.ts';
-import { holdAdmission } from '../simulations/holdAdmission.ts';
+import { isEngineVersionServed } from './isEngineVersionServed.ts';
+import type { SimulationRequest } from './runSimulation.ts';
+import { holdAdmission } from './holdAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationAdmission } from './admitSimulationRequest.ts';
-import { admitReplay } from './admitReplay.ts';
+import { admitReplay } from '../limits/admitReplay.ts';
 
 type ReplayState = AppState & { replay: SimulationRequest; admission: SimulationAdmission };
 
