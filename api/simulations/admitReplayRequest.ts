@@ -11,7 +11,7 @@ import { isEngineVersionServed } from './isEngineVersionServed.ts';
 import type { SimulationRequest } from './runSimulation.ts';
 import { holdAdmission } from './holdAdmission.ts';
 import type { Services } from '../Services.ts';
-import type { SimulationAdmission } from './admitSimulationRequest.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
 import { admitReplay } from '../limits/admitReplay.ts';
 
 type ReplayState = AppState & { replay: SimulationRequest; admission: SimulationAdmission };

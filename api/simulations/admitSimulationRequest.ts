@@ -1,9 +1,7 @@
 import type { Middleware } from 'koa';
-import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import { resolvePreset } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { interactionsPerRequestExceeded, presetUnavailable } from '../../shared/errors/errors.ts';
-import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { AppState, Principal } from '../AppState.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { authenticateApiKeyCached } from '../auth/authenticateApiKey.ts';
@@ -13,21 +11,9 @@ import { validateBody } from '../middleware/validate.ts';
 import { simulationRequestSchema, type SimulationRequestBody } from '../routes/simulations/schema.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
 import { holdAdmission } from './holdAdmission.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { admitSimulation } from '../limits/admitSimulation.ts';
-
-/** What admission took for a request, and what has to be handed back when it ends. */
-export interface SimulationAdmission {
-  readonly simulationId: string;
-  readonly accountId: string;
-  readonly plan: PlanRow;
-  readonly period: MonthlyPeriod;
-  readonly numInteractions: number;
-  /** Set once the ledger row exists. */
-  recorded: boolean;
-  /** Set by settlement once the ledger row left `queued` and the quota and slot were dealt with. */
-  settled: boolean;
-}
 
 export type AdmittedState = AppState & { input: SimulationRequestBody; admission: SimulationAdmission };
 

@@ -1,0 +1,2 @@
+import { buildOpenApiDocument } from './api/openapi/buildOpenApiDocument.ts';
+console.log(JSON.stringify(buildOpenApiDocument({} as never), null, 1));
