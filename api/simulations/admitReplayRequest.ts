@@ -48,9 +48,8 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
  * only after the rate limiter counted the request, so the decision is one Redis round trip, and probing
  * ids costs rate like any other attempt.
  */
-export const admitReplayRequest =
-  (services: Services): Middleware<ReplayState> =>
-  async (ctx, next) => {
+export const admitReplayRequest = (services: Services): Middleware<ReplayState> =>
+  async function admit(ctx, next) {
     const principal = requirePrincipal(ctx.state);
     const row = await findSimulationRun(services.pool, { accountId: principal.accountId, id: (ctx.params as Partial<Record<string, string>>).simulation_id ?? '' });
     const replay = toReplay(services, row);

@@ -1,73 +1,49 @@
 import type { Middleware } from 'koa';
-import { resolvePreset } from '../../shared/engine/index.ts';
-import { AppError } from '../../shared/errors/AppError.ts';
+import type { AppError } from '../../shared/errors/AppError.ts';
 import { interactionsPerRequestExceeded, presetUnavailable } from '../../shared/errors/errors.ts';
-import type { AppState, Principal } from '../AppState.ts';
+import type { Principal } from '../AppState.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { authenticateApiKeyCached } from '../auth/authenticateApiKey.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
-import { jsonBody } from '../middleware/jsonBody.ts';
-import { validateBody } from '../middleware/validate.ts';
-import { simulationRequestSchema, type SimulationRequestBody } from '../routes/simulations/schema.ts';
+import type { ValidatedState } from '../routes/simulations/validateSimulation.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
 import { holdAdmission } from './holdAdmission.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { admitSimulation } from '../limits/admitSimulation.ts';
 
-export type AdmittedState = AppState & { input: SimulationRequestBody; admission: SimulationAdmission };
-
-const noop = async (): Promise<void> => {};
-// Built once: run as plain steps inside the admission, so their errors can wait for the rate limiter.
-const readBody = jsonBody();
-const validateSimulationBody = validateBody(simulationRequestSchema);
+export type AdmittedState = ValidatedState & { admission: SimulationAdmission };
 
 /**
- * The limits of POST /v1/simulations in the order of DECISIONS: rate limit → parse and validate →
- * per-request maximum → monthly requests → monthly interactions → concurrency slot. The body is parsed
- * first but its errors are answered only after the rate limiter has counted the request, so the whole
- * decision is one Redis round trip. A refused request keeps its place in the rate window and nothing
- * else.
+ * The admit stage of POST /v1/simulations, after validation: rate limit → preset available (409) →
+ * per-request maximum (403) → monthly requests → monthly interactions → concurrency slot, decided in one
+ * Redis round trip. The checks after the rate limiter are decided here first but answered only after it
+ * has counted the request: a refused request keeps its place in the rate window and nothing else.
  */
-export const admitSimulationRequest =
-  (services: Services): Middleware<AdmittedState> =>
-  async (ctx, next) => {
+export const admitSimulationRequest = (services: Services): Middleware<AdmittedState> =>
+  async function admit(ctx, next) {
     let principal = requirePrincipal(ctx.state);
-
-    let bodyError: AppError | undefined;
-    try {
-      await readBody(ctx, noop);
-      await validateSimulationBody(ctx, noop);
-    } catch (error) {
-      if (!(error instanceof AppError)) {
-        throw error;
-      }
-      bodyError = error;
-    }
+    const { input } = ctx.state;
 
     // Decided against the principal's plan; asked again with the reloaded principal if the cached one was stale.
-    const admit = async (current: Principal) => {
-      const { input } = ctx.state;
-      let refused = bodyError;
-      if (refused === undefined) {
-        const preset = resolvePreset(input.preset);
-        if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
-          refused = presetUnavailable(preset.name);
-        } else if (input.num_interactions > current.limits.max_interactions_per_request) {
-          refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.num_interactions);
-        }
+    const decide = async (current: Principal) => {
+      let refused: AppError | undefined;
+      if (!isPresetAvailable(services.config, input.preset)) {
+        refused = presetUnavailable(input.preset.name);
+      } else if (input.numInteractions > current.limits.max_interactions_per_request) {
+        refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.numInteractions);
       }
       const decision = await admitSimulation(services, {
         accountId: current.accountId,
         plan: current.limits,
         requestId: ctx.state.requestId,
-        ...(refused === undefined ? { numInteractions: input.num_interactions } : {}),
+        ...(refused === undefined ? { numInteractions: input.numInteractions } : {}),
         ...(current.authVersion === undefined ? {} : { authVersion: current.authVersion }),
       });
       return { decision, refused };
     };
 
-    let { decision: admission, refused: deferredRefusal } = await admit(principal);
+    let { decision: admission, refused: deferredRefusal } = await decide(principal);
     if (admission.principalStale) {
       // The account changed since this process cached the key: authenticate from PostgreSQL (which may
       // now refuse it) and decide once more. The version was read before the credential, so a change
@@ -76,7 +52,7 @@ export const admitSimulationRequest =
       const { authVersion: _confirmed, ...fresh } = reloaded;
       principal = fresh;
       ctx.state.principal = fresh;
-      ({ decision: admission, refused: deferredRefusal } = await admit(principal));
+      ({ decision: admission, refused: deferredRefusal } = await decide(principal));
     }
     const plan = principal.limits;
     for (const [name, value] of Object.entries(admission.headers)) {
@@ -98,7 +74,7 @@ export const admitSimulationRequest =
       accountId: principal.accountId,
       plan,
       period: admission.period,
-      numInteractions: ctx.state.input.num_interactions,
+      numInteractions: input.numInteractions,
       recorded: false,
       settled: false,
     };

@@ -1,2 +1,0 @@
-import { buildOpenApiDocument } from './api/openapi/buildOpenApiDocument.ts';
-console.log(JSON.stringify(buildOpenApiDocument({} as never), null, 1));
