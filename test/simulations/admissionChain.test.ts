@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { limitKeys } from '../../api/limits/limitKeys.ts';
 import { historyRoutes } from '../../api/routes/simulations/historyRoutes.ts';
 import { simulationRoutes } from '../../api/routes/simulations/routes.ts';
+import { simulationRequestSchema } from '../../api/routes/simulations/schema.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
@@ -109,4 +110,10 @@ test('the alias mobile is resolved once: headers, body, ledger, history and an i
   t.is(replayed.body.preset, 'mobile_app');
   t.is(replayed.body.simulation_id, simulationId);
   t.deepEqual(replayed.body.data, first.body.data);
+});
+
+test('validation hands on the canonical preset: the stages after it never see the alias', (t) => {
+  const request = simulationRequestSchema.parse({ preset: 'mobile', num_interactions: 1 }) as unknown as { preset: { name: string }; profile: string };
+  t.is(request.preset.name, 'mobile_app');
+  t.is(request.profile, 'casual_user');
 });
