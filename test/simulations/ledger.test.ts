@@ -34,7 +34,9 @@ test('an admitted request is a queued ledger row and a job without secrets until
     t.fail('no job');
     return;
   }
-  const queued = await findSimulation(app.services.pool, job.id);
+  // The row and the job are written side by side (neither waits on the other): wait for the row too.
+  const jobId = job.id;
+  const queued = await waitFor(async () => (await findSimulation(app.services.pool, jobId)) ?? undefined);
   t.like(queued, {
     account_id: account.id,
     api_key_id: apiKey.id,
