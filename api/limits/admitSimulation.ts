@@ -31,7 +31,7 @@ export interface AdmissionInput {
 }
 
 export interface Admission {
-  /** The RateLimit fields every answer from the rate limiter on carries. */
+  /** The RateLimit fields every answer past authentication carries. */
   readonly headers: Readonly<Record<string, string>>;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;

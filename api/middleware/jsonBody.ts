@@ -12,7 +12,7 @@ const readings = new WeakMap<object, { readonly body: unknown } | { readonly err
 
 /**
  * Reads a JSON body into ctx.state.body. It is a step of each route's chain rather than global, because
- * the order of checks puts authentication (and, on POST /v1/simulations, the format) before any parsing.
+ * the order of checks puts authentication and the rate limiter before any parsing.
  */
 export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
   const earlier = readings.get(ctx.req);

@@ -204,7 +204,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: 'Run a simulation',
     description:
-      'Checks, in order: authentication (401/403), the response format from `Accept` (406), the body (400/413/415/422) — none of them counted by the rate limiter — then the rate limit (429), the preset\'s availability (409), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers from the rate limit on carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`) or CSV (`text/csv`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
+      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`) or CSV (`text/csv`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
     security: CALLER,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: named('SimulationRequest', simulationRequestSchema),

@@ -15,23 +15,27 @@ import { admitSimulation } from '../limits/admitSimulation.ts';
 export type AdmittedState = ValidatedState & { admission: SimulationAdmission };
 
 /**
- * The admit stage of POST /v1/simulations, after validation: rate limit → preset available (409) →
- * per-request maximum (403) → monthly requests → monthly interactions → concurrency slot, decided in one
- * Redis round trip. The checks after the rate limiter are decided here first but answered only after it
- * has counted the request: a refused request keeps its place in the rate window and nothing else.
+ * The admit stage of POST /v1/simulations, in the order of DECISIONS: rate limit → the validate stage's
+ * refusal (400/413/415/422) → preset available (409) → per-request maximum (403) → monthly requests →
+ * monthly interactions → concurrency slot, decided in one Redis round trip. The checks after the rate
+ * limiter are decided here first but answered only after it has counted the request: a refused request
+ * keeps its place in the rate window and nothing else.
  */
 export const admitSimulationRequest = (services: Services): Middleware<AdmittedState> =>
   async function admit(ctx, next) {
     let principal = requirePrincipal(ctx.state);
-    const { input } = ctx.state;
+    const { input, bodyRefusal } = ctx.state;
 
     // Decided against the principal's plan; asked again with the reloaded principal if the cached one was stale.
     const decide = async (current: Principal) => {
-      let refused: AppError | undefined;
-      if (!isPresetAvailable(services.config, input.preset)) {
-        refused = presetUnavailable(input.preset.name);
-      } else if (input.numInteractions > current.limits.max_interactions_per_request) {
-        refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.numInteractions);
+      // The validate stage's refusal comes first, answered once the rate limiter has counted the attempt.
+      let refused: AppError | undefined = bodyRefusal;
+      if (refused === undefined) {
+        if (!isPresetAvailable(services.config, input.preset)) {
+          refused = presetUnavailable(input.preset.name);
+        } else if (input.numInteractions > current.limits.max_interactions_per_request) {
+          refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.numInteractions);
+        }
       }
       const decision = await admitSimulation(services, {
         accountId: current.accountId,

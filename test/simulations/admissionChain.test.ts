@@ -66,22 +66,26 @@ test('the format is decided before the body: an unacceptable Accept with an inva
   t.is(response.status, 406);
 });
 
-test('validate answers before admit: an invalid body from a key at its rate limit is 422, not 429, and is not counted', async (t) => {
-  const caller = await buildCaller(app.services.pool, { requests_per_minute: 1 });
+test('the rate limiter counts before the body is judged: an invalid body is 422 and counted, and at the limit it is 429 (DECISIONS order)', async (t) => {
+  const caller = await buildCaller(app.services.pool, { requests_per_minute: 3 });
   t.is((await postSimulation(app, SMALL, { key: caller.key })).status, 200);
   t.is(await rateWindowSize(caller.accountId), 1);
 
+  // Refused by validate's verdict, answered by admit after the rate limiter counted it: a place in the
+  // window and the RateLimit fields, like every answer past authentication.
   const invalid = await postSimulation(app, { preset: 'retail', num_interactions: 1 }, { key: caller.key });
   t.is(invalid.status, 422);
   t.is(invalid.body.error.details.code, 'validation_failed');
+  t.regex(invalid.headers.get('ratelimit') ?? '', /^"rpm";r=1;t=\d+$/);
   const broken = await postSimulation(app, '{"preset":', { key: caller.key });
   t.is(broken.status, 400);
-  t.is(await rateWindowSize(caller.accountId), 1);
+  t.is(await rateWindowSize(caller.accountId), 3);
 
-  // The admission that follows sees the same window: the limit is reached by the one admitted run.
-  const limited = await postSimulation(app, SMALL, { key: caller.key });
+  // At the limit the 429 comes first, whatever the body, and a rejected 429 is not counted.
+  const limited = await postSimulation(app, { preset: 'retail' }, { key: caller.key });
   t.is(limited.status, 429);
   t.is(limited.body.error.details.code, 'rate_limit_exceeded');
+  t.is(await rateWindowSize(caller.accountId), 3);
 });
 
 test('the alias mobile is resolved once: headers, body, ledger, history and an idempotent replay all say mobile_app', async (t) => {

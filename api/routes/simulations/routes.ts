@@ -12,15 +12,16 @@ import { validateSimulation } from './validateSimulation.ts';
 export const simulationRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 
-  // The contract, in order: authenticate (401/403) → format (406) → validate (400/413/415/422) →
-  // Idempotency-Key (a replay counts against no limit) → admit (rate limit, then 409, the per-request
-  // maximum, monthly quotas and the concurrency slot, in one Redis round trip) → run. Each stage answers
-  // its own errors; nothing before admit is counted.
+  // The contract (DECISIONS "Order of checks"): authenticate (401/403) → format (406, never counted) →
+  // validate (reads the body and resolves it once) → Idempotency-Key (a replay counts against no limit) →
+  // admit (rate limit, then validate's refusal 400/413/415/422, 409, the per-request maximum, monthly
+  // quotas and the concurrency slot, in one Redis round trip) → run. validate's refusal waits for admit
+  // because the rate limiter counts every authenticated attempt before the body is judged.
   router.post(
     '/v1/simulations',
     authenticate(services, { cached: true }),
     negotiateFormat(),
-    validateSimulation(services),
+    validateSimulation(),
     idempotent(services, simulationIdempotency(services)),
     admitSimulationRequest(services),
     runSimulationRequest(services),

@@ -1,21 +1,24 @@
 import type { Middleware } from 'koa';
+import { AppError } from '../../../shared/errors/AppError.ts';
 import type { AppState } from '../../AppState.ts';
-import { confirmPrincipal } from '../../auth/confirmPrincipal.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody } from '../../middleware/validate.ts';
 import type { SimulationRequest } from '../../simulations/runSimulation.ts';
-import type { Services } from '../../Services.ts';
 import { simulationRequestSchema } from './schema.ts';
 
-export type ValidatedState = AppState & { input: SimulationRequest };
+/**
+ * `input` is the resolved request once the body passed; `bodyRefusal` is why it did not (400, 413, 415,
+ * 422). Exactly one of them is set.
+ */
+export type ValidatedState = AppState & { input: SimulationRequest; bodyRefusal?: AppError };
 
 /**
- * The validate stage of POST /v1/simulations: reads and parses the body (400, 413, 415, 422) and resolves
- * what it asks for (canonical preset, profile, engine) into ctx.state.input, once. It answers before the
- * limits, so a body the service would never run costs no rate-window entry. A key cached in this process
- * is confirmed before its error is answered: authentication stays first (a revoked key gets 401, not 422).
+ * The validate stage of POST /v1/simulations: reads and parses the body and resolves what it asks for
+ * (canonical preset, profile, engine) into ctx.state.input, once. Its refusal is answered by the admit
+ * stage, after the rate limiter has counted the attempt (DECISIONS "Order of checks": rate limit →
+ * parse and validate), so the whole decision stays one Redis round trip.
  */
-export const validateSimulation = (services: Services): Middleware<ValidatedState> => {
+export const validateSimulation = (): Middleware<ValidatedState> => {
   const readBody = jsonBody();
   const checkBody = validateBody(simulationRequestSchema);
   const done = async (): Promise<void> => {};
@@ -24,8 +27,10 @@ export const validateSimulation = (services: Services): Middleware<ValidatedStat
       await readBody(ctx, done);
       await checkBody(ctx, done);
     } catch (error) {
-      await confirmPrincipal(services, ctx);
-      throw error;
+      if (!(error instanceof AppError)) {
+        throw error;
+      }
+      ctx.state.bodyRefusal = error;
     }
     await next();
   };
