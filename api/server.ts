@@ -4,7 +4,7 @@ import { describeError } from '../shared/errors/describeError.ts';
 import { buildApp } from './app.ts';
 import { createHttpServer } from './createHttpServer.ts';
 import { closeServices, createServices } from './createServices.ts';
-import { startStaleSweeper } from './limits/sweepStaleSimulations.ts';
+import { startStaleSweeper } from './simulations/sweepStaleSimulations.ts';
 
 const config = loadConfig();
 const services = await createServices(config);

@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseConfig } from '../shared/config.ts';
 import { createLogger } from '../shared/logger.ts';
-import { admitSimulation, releaseSimulation } from '../api/limits/admitSimulation.ts';
+import { admitSimulation } from '../api/limits/admitSimulation.ts';
+import { releaseSimulation } from '../api/simulations/releaseSimulation.ts';
 import type { Services } from '../api/Services.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
 import { deleteRedisPrefix, TEST_REDIS_URL } from '../test/helpers/testRedis.ts';

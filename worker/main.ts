@@ -3,7 +3,7 @@ import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { createLogger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
-import { startPoolMetricsPublisher } from './publishPoolMetrics.ts';
+import { startPoolMetricsPublisher } from './startPoolMetricsPublisher.ts';
 import { startSimulationWorker } from './startSimulationWorker.ts';
 
 // A worker process: takes simulation jobs off the queue and runs them in its thread pool. The main thread

@@ -3,7 +3,7 @@ import type { SimulationTask, SimulationTaskResult } from './simulationTask.ts';
 
 export type SimulationPool = Piscina<SimulationTask, SimulationTaskResult>;
 
-const THREAD_ENTRY = new URL('./simulationThread.ts', import.meta.url).href;
+const THREAD_ENTRY = new URL('./runSimulationTask.ts', import.meta.url).href;
 
 /**
  * A fixed pool of engine threads. Threads start with the pool and never idle out, so no request pays a
@@ -13,7 +13,8 @@ const THREAD_ENTRY = new URL('./simulationThread.ts', import.meta.url).href;
 export const createSimulationPool = (threads: number): SimulationPool =>
   new Piscina<SimulationTask, SimulationTaskResult>({
     filename: THREAD_ENTRY,
-    name: 'default',
+    // The thread entry's named export (named exports only, STYLE §10).
+    name: 'runSimulationTask',
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,

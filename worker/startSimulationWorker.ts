@@ -7,7 +7,7 @@ import type { Logger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
 import { createSimulationPool, type SimulationPool } from './pool.ts';
 import { createRunControl } from './createRunControl.ts';
-import { createSimulationProcessor } from './processSimulation.ts';
+import { createSimulationProcessor } from './createSimulationProcessor.ts';
 
 export interface StartSimulationWorkerOptions {
   readonly redisUrl: string;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Readable, Transform } from 'node:stream';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -12,9 +11,8 @@ import {
 import { AppError } from '../../shared/errors/AppError.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidIdempotencyKey } from '../../shared/errors/errors.ts';
-import type { AppState, Principal } from '../AppState.ts';
-import { authenticateApiKeyCached } from '../auth/authenticateApiKey.ts';
-import { requirePrincipal } from '../auth/requirePrincipal.ts';
+import type { AppState } from '../AppState.ts';
+import { confirmPrincipal } from '../auth/confirmPrincipal.ts';
 import { jsonBody } from '../middleware/jsonBody.ts';
 import type { Services } from '../Services.ts';
 import { requestFingerprint } from './requestFingerprint.ts';
@@ -44,9 +42,8 @@ const noop = async (): Promise<void> => {};
  * through at the cost of one header lookup. The truth is a PostgreSQL row whose primary key only one
  * request can insert, whichever API process it reaches.
  */
-export const idempotent =
-  <State extends AppState>(services: Services, route: IdempotentRoute<State>): Middleware<State> =>
-  async (ctx, next) => {
+export const idempotent = <State extends AppState>(services: Services, route: IdempotentRoute<State>): Middleware<State> =>
+  async function idempotent(ctx, next) {
     const key = ctx.req.headers['idempotency-key'];
     if (key === undefined) {
       await next();
@@ -94,25 +91,6 @@ export const idempotent =
       }
     }
   };
-
-/**
- * A principal from this process's cache (it carries `authVersion`) is only as good as the admission
- * script's check of that version, and a replay never reaches the admission: confirm it here (one GET,
- * only for requests with the header), and reload from PostgreSQL, which may refuse the key, if stale.
- */
-const confirmPrincipal = async <State extends AppState>(services: Services, ctx: ParameterizedContext<State>): Promise<Principal> => {
-  const principal = requirePrincipal(ctx.state);
-  if (principal.authVersion === undefined) {
-    return principal;
-  }
-  const current = await services.redis.get(authVersionKey(services.redisPrefix, principal.accountId));
-  if (current === principal.authVersion) {
-    return principal;
-  }
-  const reloaded = await authenticateApiKeyCached(services, ctx.get('Authorization'), { reload: true });
-  ctx.state.principal = reloaded;
-  return reloaded;
-};
 
 const runFirst = async <State extends AppState>(
   services: Services,

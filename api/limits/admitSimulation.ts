@@ -52,11 +52,13 @@ const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Re
  * rebuilds the counter and the rate window from the ledger and asks again (nothing was counted yet).
  */
 export const admitSimulation = async (services: Services, input: AdmissionInput): Promise<Admission> => {
-  const period = monthlyPeriod(services.now());
+  // One reading of the domain clock decides both the period and how long its counter lives.
+  const now = services.now();
+  const period = monthlyPeriod(now);
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
   const scripts = limitScripts(services.redis);
   const simulationId = randomUUID();
-  const quotaTtl = Math.max(Math.ceil((period.end.getTime() - Date.now()) / 1000) + QUOTA_GRACE_S, 60);
+  const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
   const wantsQuota = input.numInteractions !== undefined;
 
@@ -119,21 +121,5 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
       return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
     default:
       throw new Error(`unexpected admission outcome ${outcome}`);
-  }
-};
-
-/**
- * Hands back what an admitted request held. `giveBack` (a failed or timed-out run) also returns its
- * request and interactions to the quota; a completed run keeps them and only frees its slot.
- */
-export const releaseSimulation = async (
-  services: Services,
-  input: { accountId: string; simulationId: string; period: MonthlyPeriod; numInteractions: number; giveBack: boolean },
-): Promise<void> => {
-  const keys = limitKeys(services.redisPrefix, input.accountId, input.period.key);
-  if (input.giveBack) {
-    await limitScripts(services.redis).bssRelease(keys.quota, keys.slots, input.numInteractions, input.simulationId);
-  } else {
-    await services.redis.zrem(keys.slots, input.simulationId);
   }
 };

@@ -16,9 +16,8 @@ import type { Services } from '../Services.ts';
  * admitSimulationRequest), which keeps revocation, deactivation and plan changes exact. Every other route
  * reads PostgreSQL for its answer anyway, and authenticates from it too.
  */
-export const authenticate =
-  (services: Services, options: { cached?: boolean } = {}): Middleware<AppState> =>
-  async (ctx, next) => {
+export const authenticate = (services: Services, options: { cached?: boolean } = {}): Middleware<AppState> =>
+  async function authenticate(ctx, next) {
     // The raw header, not ctx.get(), which answers '' for an absent header and an empty one alike.
     const authorization = ctx.req.headers.authorization;
     const principal =

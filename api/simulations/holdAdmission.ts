@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { Next, ParameterizedContext } from 'koa';
 import { describeError } from '../../shared/errors/describeError.ts';
-import { releaseSimulation } from '../limits/admitSimulation.ts';
-import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
+import { releaseSimulation } from './releaseSimulation.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { PresetName } from '../../shared/engine/index.ts';
 import type { Principal } from '../AppState.ts';
-import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { ledgerWriter } from './ledgerWriter.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { internalError } from '../../shared/errors/errors.ts';
-import { releaseSimulation } from '../limits/admitSimulation.ts';
-import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
+import { releaseSimulation } from './releaseSimulation.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 import { type RunSimulationOptions, type SimulationRequest, type SimulationResponse, streamRun } from './runSimulation.ts';

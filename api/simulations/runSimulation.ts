@@ -4,7 +4,7 @@ import { CHUNK_BYTES, type OutputFormat, type PresetDefinition, type PresetName 
 import { describeError } from '../../shared/errors/describeError.ts';
 import { internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
-import type { SimulationAdmission } from '../limits/admitSimulationRequest.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome, SimulationSink } from './createSimulationClient.ts';
 import { drawSeed } from './drawSeed.ts';

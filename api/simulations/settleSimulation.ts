@@ -1,5 +1,5 @@
 import { describeError } from '../../shared/errors/describeError.ts';
-import { releaseSimulation } from '../limits/admitSimulation.ts';
+import { releaseSimulation } from './releaseSimulation.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 import { ledgerWriter } from './ledgerWriter.ts';

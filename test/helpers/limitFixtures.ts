@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type DatabasePool, sql } from 'slonik';
 import { z } from 'zod';
-import type { SimulationAdmission } from '../../api/limits/admitSimulationRequest.ts';
+import type { SimulationAdmission } from '../../api/simulations/SimulationAdmission.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { buildAccount, buildApiKey } from './factories.ts';
 

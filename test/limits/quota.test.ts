@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 import { publishAuthChange } from '../../shared/auth/authVersion.ts';
+import { limitKeys } from '../../api/limits/limitKeys.ts';
 
 // The domain clock: mid-November 2026, movable by tests that cross a month.
 let clock = new Date('2026-11-15T12:00:00.000Z');
@@ -107,6 +108,21 @@ test.serial('a new UTC month starts at zero', async (t) => {
       remaining: { requests: 1 },
     });
     t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
+  } finally {
+    clock = previous;
+  }
+});
+
+test.serial("the monthly counter expires a day after the injected clock's month ends, not the machine's", async (t) => {
+  const caller = await buildCaller(app.services.pool, {});
+  const previous = clock;
+  // Two minutes before a month's end, years away from the machine's own date.
+  clock = new Date('2040-03-31T23:58:00.000Z');
+  try {
+    t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
+    const ttl = await app.services.redis.ttl(limitKeys(app.redisPrefix, caller.accountId, '2040-03').quota);
+    // 120 s to the month's end + a day of grace, less whatever time this test took since the admission.
+    t.true(ttl <= 120 + 86_400 && ttl > 86_400, `ttl ${ttl}`);
   } finally {
     clock = previous;
   }

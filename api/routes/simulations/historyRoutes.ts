@@ -4,7 +4,7 @@ import { resolvePreset } from '../../../shared/engine/index.ts';
 import { simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { admitReplayRequest } from '../../limits/admitReplayRequest.ts';
+import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
@@ -52,9 +52,17 @@ export const historyRoutes = (services: Services): Router<AppState> => {
     ctx.body = body;
   });
 
-  router.get('/v1/simulations/:simulation_id/records', authenticate(services), negotiateFormat(), admitReplayRequest(services), async (ctx) => {
-    await respondWithSimulation(ctx, services, ctx.state.replay, ctx.state.admission);
-  });
+  // authenticate → format (406) → admit (rate limit, then the run: 404, 409, 410, then a slot) → run. The
+  // run is looked up inside admit so that probing ids costs rate like any attempt.
+  router.get(
+    '/v1/simulations/:simulation_id/records',
+    authenticate(services),
+    negotiateFormat(),
+    admitReplayRequest(services),
+    async function run(ctx) {
+      await respondWithSimulation(ctx, services, ctx.state.replay, ctx.state.admission);
+    },
+  );
 
   return router;
 };

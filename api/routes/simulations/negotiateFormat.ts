@@ -75,11 +75,12 @@ const chooseFormat = (accept: string | undefined): OutputFormat | undefined => {
 };
 
 /** Decides the response format before the limits run, so a 406 is never counted by the rate limiter. */
-export const negotiateFormat = (): Middleware<AppState> => async (ctx, next) => {
-  const format = chooseFormat(ctx.get('Accept') || undefined);
-  if (format === undefined) {
-    throw notAcceptable(SUPPORTED);
-  }
-  ctx.state.format = format;
-  await next();
-};
+export const negotiateFormat = (): Middleware<AppState> =>
+  async function negotiateFormat(ctx, next) {
+    const format = chooseFormat(ctx.get('Accept') || undefined);
+    if (format === undefined) {
+      throw notAcceptable(SUPPORTED);
+    }
+    ctx.state.format = format;
+    await next();
+  };

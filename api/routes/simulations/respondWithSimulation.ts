@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { OutputFormat } from '../../../shared/engine/index.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import type { SimulationAdmission } from '../../limits/admitSimulationRequest.ts';
+import type { SimulationAdmission } from '../../simulations/SimulationAdmission.ts';
 import type { Services } from '../../Services.ts';
 import { runSimulation, type SimulationRequest } from '../../simulations/runSimulation.ts';
 import { FORMAT_CONTENT_TYPES } from './negotiateFormat.ts';

@@ -1,13 +1,29 @@
 import { z } from 'zod';
 import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
+import type { SimulationRequest } from '../../simulations/runSimulation.ts';
+
+// The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
+// idempotent record) sees only the canonical preset.
+const presetField = z
+  .string()
+  .transform((name, context) => {
+    const preset = resolvePreset(name);
+    if (preset === undefined) {
+      context.addIssue({ code: 'custom', message: 'Unknown preset; see GET /v1/presets.' });
+      return z.NEVER;
+    }
+    return preset;
+  })
+  .describe('Preset name, or the alias `mobile`.');
 
 /**
- * POST /v1/simulations body (DECISIONS "Simulation request"). `num_interactions` is any positive safe
+ * POST /v1/simulations body (DECISIONS "Simulation request"), parsed into the request it asks for: the
+ * canonical preset, the profile to use and the exact engine. `num_interactions` is any positive safe
  * integer here: its upper bound is the caller's plan maximum, refused with 403 by the limits, not 422.
  */
 export const simulationRequestSchema = z
   .strictObject({
-    preset: z.string().describe('Preset name, or the alias `mobile`.'),
+    preset: presetField,
     num_interactions: z.int().min(1).describe('Number of interactions to generate; at most the plan maximum.'),
     seed: z.int().min(0).max(4_294_967_295).optional().describe('Makes the run reproducible; drawn and returned when absent.'),
     profile: z.string().optional().describe("One of the preset's supported_profiles; its default_profile when absent."),
@@ -18,12 +34,8 @@ export const simulationRequestSchema = z
         "The engine to run: a major (\"1\", \"2\") or an exact service_version the service has (see the preset's engine_versions); the newest when absent.",
       ),
   })
-  .superRefine((body, context) => {
-    const preset = resolvePreset(body.preset);
-    if (preset === undefined) {
-      context.addIssue({ code: 'custom', path: ['preset'], message: 'Unknown preset; see GET /v1/presets.' });
-      return;
-    }
+  .transform((body, context): SimulationRequest => {
+    const { preset } = body;
     if (body.profile !== undefined && !preset.supported_profiles.includes(body.profile)) {
       context.addIssue({
         code: 'custom',
@@ -38,10 +50,10 @@ export const simulationRequestSchema = z
         path: ['engine_version'],
         message: `Unknown engine version; a major or one of: ${preset.engine_versions.join(', ')}.`,
       });
+      return z.NEVER;
     }
+    return { preset, profile: body.profile ?? preset.default_profile, seed: body.seed, numInteractions: body.num_interactions, serviceVersion };
   });
-
-export type SimulationRequestBody = z.infer<typeof simulationRequestSchema>;
 
 const recordSchema = z.record(z.string(), z.union([z.number(), z.string()]));
 

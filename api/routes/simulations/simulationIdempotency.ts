@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OUTPUT_FORMATS, type OutputFormat, resolvePreset } from '../../../shared/engine/index.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
-import type { AdmittedState } from '../../limits/admitSimulationRequest.ts';
+import type { AdmittedState } from '../../simulations/admitSimulationRequest.ts';
 import type { SimulationRun } from '../../simulations/recordAdmission.ts';
 import type { Services } from '../../Services.ts';
 import { respondWithSimulation } from './respondWithSimulation.ts';

@@ -12,7 +12,7 @@ const FIRST_CHUNK_BYTES = 16 * 1024;
  * passed the previous ones on, so a slow reader slows the printing instead of filling memory. Its last
  * chunk (the whole body of a small run) is the task's result, transferred too.
  */
-export default async function runSimulationTask(task: SimulationTask): Promise<SimulationTaskResult> {
+export async function runSimulationTask(task: SimulationTask): Promise<SimulationTaskResult> {
   const started = performance.now();
   const { port, format } = task;
   const envelope = format === 'json' ? resultEnvelope(task) : undefined;

@@ -7,12 +7,12 @@ import type { AppState } from '../AppState.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
-import { isEngineVersionServed } from '../simulations/isEngineVersionServed.ts';
-import type { SimulationRequest } from '../simulations/runSimulation.ts';
-import { holdAdmission } from '../simulations/holdAdmission.ts';
+import { isEngineVersionServed } from './isEngineVersionServed.ts';
+import type { SimulationRequest } from './runSimulation.ts';
+import { holdAdmission } from './holdAdmission.ts';
 import type { Services } from '../Services.ts';
-import type { SimulationAdmission } from './admitSimulationRequest.ts';
-import { admitReplay } from './admitReplay.ts';
+import type { SimulationAdmission } from './SimulationAdmission.ts';
+import { admitReplay } from '../limits/admitReplay.ts';
 
 type ReplayState = AppState & { replay: SimulationRequest; admission: SimulationAdmission };
 
@@ -48,9 +48,8 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
  * only after the rate limiter counted the request, so the decision is one Redis round trip, and probing
  * ids costs rate like any other attempt.
  */
-export const admitReplayRequest =
-  (services: Services): Middleware<ReplayState> =>
-  async (ctx, next) => {
+export const admitReplayRequest = (services: Services): Middleware<ReplayState> =>
+  async function admit(ctx, next) {
     const principal = requirePrincipal(ctx.state);
     const row = await findSimulationRun(services.pool, { accountId: principal.accountId, id: (ctx.params as Partial<Record<string, string>>).simulation_id ?? '' });
     const replay = toReplay(services, row);

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { simulationAckKey, STREAM_WINDOW_CHUNKS } from '../shared/jobs/replyKeys.ts';
 import type { SimulationJobData } from '../shared/jobs/simulationJob.ts';
-import { appendReply } from './deliverReply.ts';
+import { appendReply } from './appendReply.ts';
 import type { RunControl } from './createRunControl.ts';
 
 /** How long to wait for an acknowledgement notice before reading the ack key (a notice may be lost). */

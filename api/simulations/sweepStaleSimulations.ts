@@ -2,7 +2,7 @@ import { expireStaleSimulations } from '../../shared/db/queries/usage.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
-import { releaseSimulation } from './admitSimulation.ts';
+import { releaseSimulation } from './releaseSimulation.ts';
 
 // Past every deadline by a wide margin: only a run whose API process died while waiting is this old.
 const STALE_MARGIN_MS = 60_000;

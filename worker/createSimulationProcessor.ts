@@ -6,9 +6,9 @@ import { describeError } from '../shared/errors/describeError.ts';
 import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { RunControl } from './createRunControl.ts';
-import { appendReply } from './deliverReply.ts';
+import { appendReply } from './appendReply.ts';
 import type { SimulationPool } from './pool.ts';
-import { type ChunkSender, createChunkSender, RunAbortedError } from './sendChunks.ts';
+import { type ChunkSender, createChunkSender, RunAbortedError } from './createChunkSender.ts';
 import type { SimulationTaskResult } from './simulationTask.ts';
 
 export interface SimulationProcessorDependencies {

@@ -1,0 +1,37 @@
+import type { Middleware } from 'koa';
+import { AppError } from '../../../shared/errors/AppError.ts';
+import type { AppState } from '../../AppState.ts';
+import { jsonBody } from '../../middleware/jsonBody.ts';
+import { validateBody } from '../../middleware/validate.ts';
+import type { SimulationRequest } from '../../simulations/runSimulation.ts';
+import { simulationRequestSchema } from './schema.ts';
+
+/**
+ * `input` is the resolved request once the body passed; `bodyRefusal` is why it did not (400, 413, 415,
+ * 422). Exactly one of them is set.
+ */
+export type ValidatedState = AppState & { input: SimulationRequest; bodyRefusal?: AppError };
+
+/**
+ * The validate stage of POST /v1/simulations: reads and parses the body and resolves what it asks for
+ * (canonical preset, profile, engine) into ctx.state.input, once. Its refusal is answered by the admit
+ * stage, after the rate limiter has counted the attempt (DECISIONS "Order of checks": rate limit →
+ * parse and validate), so the whole decision stays one Redis round trip.
+ */
+export const validateSimulation = (): Middleware<ValidatedState> => {
+  const readBody = jsonBody();
+  const checkBody = validateBody(simulationRequestSchema);
+  const done = async (): Promise<void> => {};
+  return async function validate(ctx, next) {
+    try {
+      await readBody(ctx, done);
+      await checkBody(ctx, done);
+    } catch (error) {
+      if (!(error instanceof AppError)) {
+        throw error;
+      }
+      ctx.state.bodyRefusal = error;
+    }
+    await next();
+  };
+};
