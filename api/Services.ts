@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -18,7 +18,7 @@ export interface Services {
   readonly config: Config;
   readonly pool: DatabasePool;
   /** Fail-fast connection for request-path work (limits, caches): an outage is a 503, not a hang. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** Namespace of every key this service writes; tests give each file its own. */
   readonly redisPrefix: string;
   readonly logger: Logger;
