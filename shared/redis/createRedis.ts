@@ -52,8 +52,8 @@ const createSingle = (url: string, options: CreateRedisOptions): Redis => {
  * 1.6 s), which is what carries a request across a replica's promotion. The nodes' own connections keep
  * their offline queue: they connect lazily, and the first command to a node waits for that connection.
  */
-const createCluster = (nodes: readonly RedisNode[], options: CreateRedisOptions): Cluster =>
-  new Cluster([...nodes], {
+const createCluster = (nodes: readonly RedisNode[], options: CreateRedisOptions): Cluster => {
+  const cluster = new Cluster([...nodes], {
     clusterRetryStrategy: retryStrategy,
     enableOfflineQueue: options.blocking === true,
     enableReadyCheck: true,
@@ -63,6 +63,16 @@ const createCluster = (nodes: readonly RedisNode[], options: CreateRedisOptions)
       ? { connectionName: `bss:${options.role}`, maxRetriesPerRequest: null }
       : { connectionName: `bss:${options.role}`, maxRetriesPerRequest: 1, connectTimeout: 1000 },
   });
+  // A node is connected as soon as the cluster learns of it, not at its first command: a fail-fast client
+  // refuses a command to a node still connecting and sends it again later, which would let a worker's
+  // next append to the same reply stream overtake it.
+  cluster.on('+node', (node: Redis) => {
+    if (node.status === 'wait') {
+      node.connect().catch(() => {});
+    }
+  });
+  return cluster;
+};
 
 /** The first error of an outage at once, then one line per interval with how many were left out. */
 const logRateLimited = (logger: Logger, role: RedisRole): ((error: unknown) => void) => {

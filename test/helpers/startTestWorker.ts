@@ -17,7 +17,7 @@ export const startTestWorker = async (options: StartTestWorkerOptions): Promise<
     redis: options.redisUrl === undefined ? TEST_REDIS : { kind: 'single', url: options.redisUrl },
     redisPrefix: options.redisPrefix,
     threads: options.threads ?? 1,
-    logger: createLogger('silent', 'worker'),
+    logger: createLogger((process.env.TEST_WORKER_LOG as 'warn' | undefined) ?? 'silent', 'worker'),
   });
   await worker.ready();
   return worker;
