@@ -3,6 +3,7 @@ import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { createRedis, type RedisClient } from '../shared/redis/createRedis.ts';
+import { watchRedisHealth } from '../shared/redis/watchRedisHealth.ts';
 import { createMetrics } from './metrics/createMetrics.ts';
 import { instrumentSimulationClient } from './metrics/instrumentSimulationClient.ts';
 import { createSimulationClient } from './simulations/createSimulationClient.ts';
@@ -37,6 +38,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     config,
     pool,
     redis,
+    redisHealth: watchRedisHealth(redis),
     redisPrefix,
     logger,
     lifecycle,
@@ -50,5 +52,6 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 export const closeServices = async (services: Services): Promise<void> => {
   await services.simulations.close();
   await services.pool.end();
+  services.redisHealth.stop();
   services.redis.disconnect();
 };

@@ -1,5 +1,6 @@
 import { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './createRedis.ts';
+import { pingRedis } from './pingRedis.ts';
 import type { RedisTarget } from './RedisTarget.ts';
 
 /**
@@ -16,14 +17,7 @@ export const connectRedisOnce = async (target: RedisTarget, connectionName: stri
   redis.on('error', () => {});
   try {
     await redis.connect();
-    if (redis.isCluster) {
-      const info = await redis.cluster('INFO');
-      if (!/^cluster_state:ok\r?$/m.test(info)) {
-        throw new Error('the cluster is not ok');
-      }
-    } else {
-      await redis.ping();
-    }
+    await pingRedis(redis);
     return redis;
   } catch (error) {
     redis.disconnect();

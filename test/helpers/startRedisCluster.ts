@@ -16,6 +16,8 @@ export interface RedisClusterNode {
   readonly admin: Redis;
   /** Kills the node's process (SIGKILL), as a crashed host would stop. */
   readonly kill: () => Promise<void>;
+  /** Starts a killed node again, empty (nothing is persisted) but with its identity: it rejoins the cluster. */
+  readonly restart: () => Promise<void>;
 }
 
 export interface RedisCluster {
@@ -70,11 +72,12 @@ export const startRedisCluster = async (options: { readonly masters?: number; re
     ports.push(await freeClusterPort(taken));
   }
   const children = new Map<number, { child: ChildProcess; exited: Promise<void> }>();
-  for (const port of ports) {
+  const startNode = (port: number): void => {
     const child = spawn(
       'redis-server',
       [
         '--port', String(port), '--bind', '127.0.0.1', '--dir', directory,
+        // The node's identity and view of the cluster: a restarted node rejoins as itself.
         '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`,
         // A dead master is noticed, and its replica promoted, within a few seconds.
         '--cluster-node-timeout', '2000',
@@ -83,6 +86,9 @@ export const startRedisCluster = async (options: { readonly masters?: number; re
       { stdio: 'ignore' },
     );
     children.set(port, { child, exited: new Promise<void>((resolve) => child.once('exit', () => resolve())) });
+  };
+  for (const port of ports) {
+    startNode(port);
   }
   const stopAll = async (): Promise<void> => {
     for (const { child } of children.values()) {
@@ -127,6 +133,10 @@ export const startRedisCluster = async (options: { readonly masters?: number; re
         const entry = children.get(port)!;
         entry.child.kill('SIGKILL');
         await entry.exited;
+      },
+      restart: async () => {
+        startNode(port);
+        await eventually(() => listening(port), 10_000, 50);
       },
     })),
     seeds: nodes.map(({ host, port }) => `${host}:${port}`).join(','),

@@ -1,4 +1,5 @@
 import { createLogger } from '../../shared/logger.ts';
+import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { type SimulationWorker, startSimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { type ServiceProcess, spawnService } from './spawnService.ts';
 import { TEST_REDIS, testRedisEnv } from './testRedis.ts';
@@ -9,15 +10,17 @@ export interface StartTestWorkerOptions {
   readonly threads?: number;
   /** A Redis of the test's own; the test run's (one server or the cluster) by default. */
   readonly redisUrl?: string;
+  /** A Redis Cluster of the test's own (test/helpers/startRedisCluster.ts). */
+  readonly redis?: RedisTarget;
 }
 
 /** A real BullMQ Worker and a real piscina pool, in the test's own process. */
 export const startTestWorker = async (options: StartTestWorkerOptions): Promise<SimulationWorker> => {
   const worker = startSimulationWorker({
-    redis: options.redisUrl === undefined ? TEST_REDIS : { kind: 'single', url: options.redisUrl },
+    redis: options.redis ?? (options.redisUrl === undefined ? TEST_REDIS : { kind: 'single', url: options.redisUrl }),
     redisPrefix: options.redisPrefix,
     threads: options.threads ?? 1,
-    logger: createLogger((process.env.TEST_WORKER_LOG as 'warn' | undefined) ?? 'silent', 'worker'),
+    logger: createLogger('silent', 'worker'),
   });
   await worker.ready();
   return worker;
