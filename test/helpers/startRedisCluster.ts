@@ -90,7 +90,13 @@ export const startRedisCluster = async (options: { readonly masters?: number; re
   for (const port of ports) {
     startNode(port);
   }
+  // A test process that ends without its teardown (ava's timeout) must not leave nodes running.
+  const killOnExit = (): void => {
+    for (const { child } of children.values()) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stopAll = async (): Promise<void> => {
+    process.off('exit', killOnExit);
     for (const { child } of children.values()) {
       child.kill('SIGKILL');
     }
