@@ -48,11 +48,13 @@ test('a master lost with no replica: /ready fails and a simulation is answered 5
   t.is(usage.usage.requests, 1);
 
   // Back (empty: the queue's slot lost its keys with it), the node rejoins and the service recovers by itself.
+  // Bounds generous for a loaded machine: the worker's blocking connection comes back on its own backoff,
+  // and a run enqueued before it did waits for it (up to its 30 s deadline).
   await master.restart();
-  await eventually(async () => ((await fetch(`${app.url}/ready`)).status === 200 ? true : undefined), 30_000, 100);
+  await eventually(async () => ((await fetch(`${app.url}/ready`)).status === 200 ? true : undefined), 60_000, 100);
   const after = await eventually(async () => {
     const again = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 7 }, { key: caller.key });
     return again.status === 200 ? again : undefined;
-  }, 30_000, 100);
+  }, 60_000, 100);
   t.is(after.body.data.length, 10);
 });
