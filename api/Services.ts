@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
+import type { RedisHealth } from '../shared/redis/watchRedisHealth.ts';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
@@ -18,7 +19,9 @@ export interface Services {
   readonly config: Config;
   readonly pool: DatabasePool;
   /** Fail-fast connection for request-path work (limits, caches): an outage is a 503, not a hang. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
+  /** Whether Redis is out of service now (shared/redis/watchRedisHealth.ts). */
+  readonly redisHealth: RedisHealth;
   /** Namespace of every key this service writes; tests give each file its own. */
   readonly redisPrefix: string;
   readonly logger: Logger;

@@ -31,7 +31,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   app.use(requestId());
   app.use(accessLog(services.logger));
   app.use(httpMetrics(services.metrics));
-  app.use(errorHandler(services.logger, () => services.redis.status !== 'ready'));
+  app.use(errorHandler(services.logger, services.redisHealth.isDown));
   app.use(routeFallback(routers));
   for (const router of routers) {
     app.use(router.routes());

@@ -1,15 +1,15 @@
-import type { Redis } from 'ioredis';
 import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
-import { createRedis } from '../shared/redis/createRedis.ts';
+import { createRedis, type RedisClient } from '../shared/redis/createRedis.ts';
+import { watchRedisHealth } from '../shared/redis/watchRedisHealth.ts';
 import { createMetrics } from './metrics/createMetrics.ts';
 import { instrumentSimulationClient } from './metrics/instrumentSimulationClient.ts';
 import { createSimulationClient } from './simulations/createSimulationClient.ts';
 import type { Services } from './Services.ts';
 
-const waitUntilReady = async (redis: Redis, timeoutMs: number): Promise<void> => {
+const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
     // Not events.once: ioredis emits 'error' on each failed attempt, and this wait only ends on 'ready'.
     await raceTimeout(new Promise<void>((resolve) => redis.once('ready', () => resolve())), timeoutMs);
@@ -25,9 +25,9 @@ export interface CreateServicesOptions {
 export const createServices = async (config: Config, options: CreateServicesOptions = {}): Promise<Services> => {
   const pool = await createDatabasePool(config.databaseUrl);
   const logger = options.logger ?? createLogger(config.logLevel, 'api');
-  const redis = createRedis(config.redisUrl, { role: 'api:limits', logger });
+  const redis = createRedis(config.redis, { role: 'api:limits', logger });
   const redisPrefix = options.redisPrefix ?? config.redisPrefix;
-  const simulationClient = createSimulationClient({ redisUrl: config.redisUrl, prefix: redisPrefix, logger });
+  const simulationClient = createSimulationClient({ redis: config.redis, prefix: redisPrefix, logger });
   const lifecycle = { draining: false };
   const metrics = createMetrics({ queue: simulationClient.queue, redis, redisPrefix, logger, pool, lifecycle });
   const simulations = instrumentSimulationClient(simulationClient, metrics);
@@ -38,6 +38,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     config,
     pool,
     redis,
+    redisHealth: watchRedisHealth(redis),
     redisPrefix,
     logger,
     lifecycle,
@@ -51,5 +52,6 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 export const closeServices = async (services: Services): Promise<void> => {
   await services.simulations.close();
   await services.pool.end();
+  services.redisHealth.stop();
   services.redis.disconnect();
 };

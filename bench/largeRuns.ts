@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
 import type { OutputFormat } from '../shared/engine/index.ts';
 import { writeRunAlone } from './writeRunAlone.ts';
 
@@ -37,7 +37,7 @@ export interface LargeRunRow {
 export const measureLargeRun = async (options: {
   readonly apiUrl: string;
   readonly key: string;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly pids: Readonly<Record<string, number>>;
   readonly format: OutputFormat;
 }): Promise<LargeRunRow> => {
@@ -104,7 +104,7 @@ const mib = (bytes: number): string => fixed(bytes / 2 ** 20, 0);
 export const largeRunRows = async (stack: {
   readonly apiUrl: string;
   readonly key: string;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly pids: { readonly api: number; readonly workers: readonly number[] };
 }): Promise<string[]> => {
   const pids: Record<string, number> = { API: stack.pids.api };

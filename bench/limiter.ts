@@ -8,12 +8,12 @@ import { admitSimulation } from '../api/limits/admitSimulation.ts';
 import { releaseSimulation } from '../api/simulations/releaseSimulation.ts';
 import type { Services } from '../api/Services.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
-import { deleteRedisPrefix, TEST_REDIS_URL } from '../test/helpers/testRedis.ts';
+import { deleteRedisPrefix, TEST_REDIS } from '../test/helpers/testRedis.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
 const prefix = `bench:${randomUUID().slice(0, 8)}`;
 const logger = createLogger('silent', 'bench');
-const redis = createRedis(TEST_REDIS_URL, { role: 'test', logger });
+const redis = createRedis(TEST_REDIS, { role: 'test', logger });
 await new Promise((resolve) => redis.once('ready', resolve));
 
 // Only what admitSimulation touches: Redis, the clock and the deadline setting. The quota counters are

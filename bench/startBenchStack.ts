@@ -1,5 +1,7 @@
 import os from 'node:os';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
+import { startRedisCluster } from '../test/helpers/startRedisCluster.ts';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
@@ -12,7 +14,9 @@ export interface BenchStack {
   readonly apiUrl: string;
   readonly baselineUrl: string;
   readonly key: string;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
+  /** `cluster`: a local Redis Cluster of 3 masters (BENCH_REDIS_CLUSTER=1); `single`: one redis-server. */
+  readonly redisKind: 'single' | 'cluster';
   /** Whether Redis is a private server of the bench (so used_memory is the stack's alone). */
   readonly privateRedis: boolean;
   readonly workerThreads: number;
@@ -27,6 +31,8 @@ export interface BenchStack {
 export interface BenchStackOptions {
   /** Extra node flags for the API and worker processes (e.g. --cpu-prof). */
   readonly nodeArgs?: readonly string[];
+  /** Run on a local Redis Cluster (3 masters, test/helpers/startRedisCluster.ts). Default: BENCH_REDIS_CLUSTER=1. */
+  readonly cluster?: boolean;
 }
 
 const httpOk = async (url: string): Promise<boolean> => {
@@ -58,7 +64,9 @@ export const startBenchStack = async (options: BenchStackOptions = {}): Promise<
   const nodeArgs = options.nodeArgs ?? [];
   const workerThreads = Number(process.env.BENCH_WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1));
   const workerProcesses = Number(process.env.BENCH_WORKER_PROCESSES ?? 1);
-  const redisServer = await startRedis();
+  const onCluster = options.cluster ?? process.env.BENCH_REDIS_CLUSTER === '1';
+  const redisCluster = onCluster ? await startRedisCluster() : undefined;
+  const redisServer = redisCluster === undefined ? await startRedis() : { url: '' };
   const prefix = `bench${process.pid}`;
   const database = await createTestDatabase();
   const pool = await createDatabasePool(database.url);
@@ -68,18 +76,23 @@ export const startBenchStack = async (options: BenchStackOptions = {}): Promise<
   const { key } = await buildApiKey(pool, account.id);
   await pool.end();
 
-  const common = { NODE_ENV: 'development', DATABASE_URL: database.url, REDIS_URL: redisServer.url, REDIS_PREFIX: prefix };
+  const common = {
+    NODE_ENV: 'development',
+    DATABASE_URL: database.url,
+    ...(redisCluster === undefined ? { REDIS_URL: redisServer.url } : { REDIS_CLUSTER_NODES: redisCluster.seeds }),
+    REDIS_PREFIX: prefix,
+  };
   const [apiPort, baselinePort] = await Promise.all([freePort(), freePort()]);
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
   const started: Spawned[] = [];
-  const redis = new Redis(redisServer.url);
+  const redis: RedisClient = redisCluster === undefined ? new Redis(redisServer.url) : new Cluster([...redisCluster.nodes.map(({ port }) => ({ host: '127.0.0.1', port }))]);
   const close = async (): Promise<void> => {
     // API first (it waits on workers), then workers, then what they all use.
     for (const spawned of started.reverse()) {
       await spawned.stop();
     }
-    if (redisServer.process === undefined) {
+    if (redisCluster === undefined && redisServer.process === undefined) {
       const keys = await redis.keys(`${prefix}:*`);
       if (keys.length > 0) {
         await redis.unlink(...keys);
@@ -87,6 +100,7 @@ export const startBenchStack = async (options: BenchStackOptions = {}): Promise<
     }
     redis.disconnect();
     await redisServer.process?.stop();
+    await redisCluster?.stop();
     await database.drop();
   };
   try {
@@ -111,7 +125,8 @@ export const startBenchStack = async (options: BenchStackOptions = {}): Promise<
     baselineUrl,
     key,
     redis,
-    privateRedis: redisServer.process !== undefined,
+    privateRedis: redisServer.process !== undefined || redisCluster !== undefined,
+    redisKind: redisCluster === undefined ? 'single' : 'cluster',
     workerThreads,
     workerProcesses,
     pids: { api: pidOf(started[workerProcesses]), workers: started.slice(0, workerProcesses).map(pidOf), ...(redisPid === undefined ? {} : { redis: redisPid }) },

@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { ConnectionError, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { apiKeyNameSchema } from '../shared/auth/apiKeyName.ts';
@@ -20,6 +19,9 @@ import { findPlanByName, listPlanNames } from '../shared/db/queries/plans.ts';
 import { redactUrl } from '../shared/db/redactUrl.ts';
 import { AppError } from '../shared/errors/AppError.ts';
 import { describeError } from '../shared/errors/describeError.ts';
+import { connectRedisOnce } from '../shared/redis/connectRedisOnce.ts';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
+import { describeRedisTarget } from '../shared/redis/RedisTarget.ts';
 
 // The operator's CLI (DECISIONS "Operator interfaces"): one JSON object on stdout per command; on error
 // one line on stderr and a non-zero exit (2 for a malformed command line, 1 for anything else).
@@ -157,16 +159,12 @@ class RedisUnreachable extends Error {}
  * Redis, where API processes learn that an account changed (shared/auth/authVersion.ts). Connected before
  * anything is changed, so an unreachable Redis fails the command without a half-announced change.
  */
-const connectRedis = async (config: Config): Promise<Redis> => {
-  const redis = new Redis(config.redisUrl, { connectionName: 'bss:admin', lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: () => null });
-  redis.on('error', () => {});
+const connectRedis = async (config: Config): Promise<RedisClient> => {
   try {
-    await redis.connect();
+    return await connectRedisOnce(config.redis, 'bss:admin');
   } catch {
-    redis.disconnect();
     throw new RedisUnreachable();
   }
-  return redis;
 };
 
 const run = async (pool: DatabasePool, command: Command, options: Options, announce: (accountId: string) => Promise<void>): Promise<Record<string, unknown>> => {
@@ -232,7 +230,7 @@ const explain = (error: unknown, config: Config): { message: string; exitCode: n
     return { message: error.message, exitCode: error.exitCode };
   }
   if (error instanceof RedisUnreachable) {
-    return { message: `cannot connect to Redis at ${redactUrl(config.redisUrl)}: API processes could not be told of the change; nothing was changed`, exitCode: 1 };
+    return { message: `cannot connect to Redis at ${describeRedisTarget(config.redis)}: API processes could not be told of the change; nothing was changed`, exitCode: 1 };
   }
   if (error instanceof AppError && error.code === 'api_key_limit_reached') {
     const limit = Number(error.details.limit);
@@ -256,7 +254,7 @@ const explain = (error: unknown, config: Config): { message: string; exitCode: n
 const main = async (): Promise<number> => {
   const config = loadConfig();
   let pool: DatabasePool | undefined;
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   try {
     const { command, options } = parseCommandLine(process.argv.slice(2));
     if (command === 'help') {

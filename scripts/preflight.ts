@@ -1,8 +1,9 @@
-import { Redis } from 'ioredis';
 import type { Config } from '../shared/config.ts';
 import { ensureDatabase } from '../shared/db/ensureDatabase.ts';
 import { migrate } from '../shared/db/migrate.ts';
 import { redactUrl } from '../shared/db/redactUrl.ts';
+import { connectRedisOnce } from '../shared/redis/connectRedisOnce.ts';
+import { describeRedisTarget } from '../shared/redis/RedisTarget.ts';
 
 /**
  * Checks that PostgreSQL and Redis answer, creates the database if needed and applies migrations.
@@ -17,18 +18,14 @@ export const preflight = async (config: Config): Promise<{ problem?: string; app
       problem: `PostgreSQL is not reachable at ${redactUrl(config.databaseUrl)}: start it (for example \`docker compose up -d postgres\`, or your system's PostgreSQL service) or point DATABASE_URL at one.`,
     };
   }
-  const redis = new Redis(config.redisUrl, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
   try {
-    await redis.connect();
-    await redis.ping();
+    (await connectRedisOnce(config.redis, 'bss:preflight')).disconnect();
   } catch {
+    const setting = config.redis.kind === 'cluster' ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
     return {
       applied: [],
-      problem: `Redis is not reachable at ${redactUrl(config.redisUrl)}: start it (for example \`docker compose up -d redis\`, or \`redis-server\`) or point REDIS_URL at one.`,
+      problem: `Redis is not reachable at ${describeRedisTarget(config.redis)}: start it (for example \`docker compose up -d redis\`, or \`redis-server\`) or point ${setting} at one.`,
     };
-  } finally {
-    redis.disconnect();
   }
   return { applied: await migrate(config.databaseUrl) };
 };

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import { deepFreeze } from './engine/deepFreeze.ts';
 import { PRESETS } from './engine/index.ts';
+import type { RedisNode, RedisTarget } from './redis/RedisTarget.ts';
 
 const DEV_SESSION_SECRET = 'development-only-session-secret-change-me-0123456789';
 
@@ -27,6 +28,9 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('HTTP port of the API. Default `3000`.'),
   DATABASE_URL: optionalString.describe('PostgreSQL connection URI. Default `postgres://postgres@127.0.0.1:5432/behavioral_sim` outside production.'),
   REDIS_URL: optionalString.describe('Redis URI, may carry a database index (`redis://host:6379/9`). Default `redis://127.0.0.1:6379` outside production.'),
+  REDIS_CLUSTER_NODES: optionalString.describe(
+    'Comma-separated `host:port` seed nodes of a Redis Cluster (`redis-1:6379,redis-2:6379`). When set, every Redis use runs on the cluster and `REDIS_URL` is ignored. Default unset: one Redis at `REDIS_URL`.',
+  ),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9:._-]{0,63}$/)
@@ -94,7 +98,8 @@ export interface Config {
   readonly isProduction: boolean;
   readonly port: number;
   readonly databaseUrl: string;
-  readonly redisUrl: string;
+  /** One Redis (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES). */
+  readonly redis: RedisTarget;
   readonly redisPrefix: string;
   readonly publicUrl: string;
   readonly publicOrigin: string;
@@ -163,7 +168,10 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     isProduction,
     port: value.PORT,
     databaseUrl: required('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/behavioral_sim'),
-    redisUrl: required('REDIS_URL', 'redis://127.0.0.1:6379'),
+    redis:
+      value.REDIS_CLUSTER_NODES === undefined
+        ? { kind: 'single', url: required('REDIS_URL', 'redis://127.0.0.1:6379') }
+        : { kind: 'cluster', nodes: parseClusterNodes(value.REDIS_CLUSTER_NODES, problems) },
     redisPrefix: value.REDIS_PREFIX,
     publicUrl,
     publicOrigin: safeOrigin(publicUrl, 'PUBLIC_URL', problems),
@@ -228,6 +236,24 @@ export const loadConfig = (): Config => {
     }
     throw error;
   }
+};
+
+const parseClusterNodes = (value: string, problems: string[]): RedisNode[] => {
+  const nodes: RedisNode[] = [];
+  const entries = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  for (const entry of entries) {
+    const match = /^(.+):(\d{1,5})$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (match === null || port < 1 || port > 65535) {
+      problems.push(`REDIS_CLUSTER_NODES: ${entry} is not host:port`);
+    } else {
+      nodes.push({ host: match[1]!, port });
+    }
+  }
+  if (entries.length === 0) {
+    problems.push('REDIS_CLUSTER_NODES: names no node');
+  }
+  return nodes;
 };
 
 const safeOrigin = (value: string, name: string, problems: string[]): string => {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
 import { REPLY_TTL_MS } from '../shared/jobs/replyKeys.ts';
 import type { SimulationReply } from '../shared/jobs/simulationReply.ts';
 
@@ -10,11 +10,11 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return id
 `;
 
-interface ReplyingRedis extends Redis {
+type ReplyingRedis = RedisClient & {
   bssAppendSimulationReply(stream: string, notice: string, body: Buffer, ttlMs: number): Promise<string>;
-}
+};
 
-const withAppendCommand = (redis: Redis): ReplyingRedis => {
+const withAppendCommand = (redis: RedisClient): ReplyingRedis => {
   if (!('bssAppendSimulationReply' in redis)) {
     redis.defineCommand('bssAppendSimulationReply', { numberOfKeys: 1, lua: APPEND_REPLY_SCRIPT });
   }
@@ -27,7 +27,7 @@ const EMPTY = Buffer.alloc(0);
  * Appends one entry to the reply stream of the API process waiting for the run: a chunk, the final entry
  * (with the last bytes, the whole body of a small run) or a failure.
  */
-export const appendReply = async (redis: Redis, replyTo: string, reply: SimulationReply, body?: Uint8Array): Promise<string> =>
+export const appendReply = async (redis: RedisClient, replyTo: string, reply: SimulationReply, body?: Uint8Array): Promise<string> =>
   withAppendCommand(redis).bssAppendSimulationReply(
     replyTo,
     JSON.stringify(reply),

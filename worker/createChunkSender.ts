@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
 import { simulationAckKey, STREAM_WINDOW_CHUNKS } from '../shared/jobs/replyKeys.ts';
 import type { SimulationJobData } from '../shared/jobs/simulationJob.ts';
 import { appendReply } from './appendReply.ts';
@@ -23,7 +23,7 @@ export class RunAbortedError extends Error {}
  * failure it calls `abort`, which ends the thread's work.
  */
 export const createChunkSender = (options: {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   readonly job: SimulationJobData;
   readonly control: RunControl;

@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { type Job, UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
 import { CHUNK_BYTES, estimateRecordBytes } from '../shared/engine/index.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
@@ -14,7 +14,7 @@ import type { SimulationTaskResult } from './simulationTask.ts';
 export interface SimulationProcessorDependencies {
   readonly pool: SimulationPool;
   /** Appends reply entries and reads acknowledgements. */
-  readonly results: Redis;
+  readonly results: RedisClient;
   readonly control: RunControl;
   readonly prefix: string;
   readonly logger: Logger;

@@ -11,13 +11,13 @@ import { startSimulationWorker } from './startSimulationWorker.ts';
 const config = loadConfig();
 const logger = createLogger(config.logLevel, 'worker');
 const simulationWorker = startSimulationWorker({
-  redisUrl: config.redisUrl,
+  redis: config.redis,
   redisPrefix: config.redisPrefix,
   threads: config.workerThreads,
   logger,
 });
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.
-const metricsRedis = createRedis(config.redisUrl, { role: 'worker:metrics', logger });
+const metricsRedis = createRedis(config.redis, { role: 'worker:metrics', logger });
 const poolMetrics = startPoolMetricsPublisher({
   redis: metricsRedis,
   prefix: config.redisPrefix,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../shared/redis/createRedis.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import type { Logger } from '../shared/logger.ts';
 import { WORKER_POOL_PUBLISH_INTERVAL_MS, type WorkerPoolSnapshot, workerPoolsKey } from '../shared/metrics/workerPools.ts';
@@ -20,7 +20,7 @@ const snapshotPool = (pool: SimulationPool, now = Date.now()): WorkerPoolSnapsho
  * every few seconds, and every API process reports them on /metrics (api/metrics/readWorkerPools.ts).
  */
 export const startPoolMetricsPublisher = (options: {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   readonly workerName: string;
   readonly pool: SimulationPool;

@@ -5,12 +5,14 @@ import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTER
 import { SIMULATION_QUEUE } from '../shared/jobs/queueName.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
+import { queuePrefix } from '../shared/redis/queuePrefix.ts';
+import type { RedisTarget } from '../shared/redis/RedisTarget.ts';
 import { createSimulationPool, type SimulationPool } from './pool.ts';
 import { createRunControl } from './createRunControl.ts';
 import { createSimulationProcessor } from './createSimulationProcessor.ts';
 
 export interface StartSimulationWorkerOptions {
-  readonly redisUrl: string;
+  readonly redis: RedisTarget;
   readonly redisPrefix: string;
   /**
    * Pool threads, and BullMQ's concurrency: one job per thread. (Twice as many was tried: a stopping
@@ -34,12 +36,12 @@ export const startSimulationWorker = (options: StartSimulationWorkerOptions): Si
   const { logger } = options;
   const pool = createSimulationPool(options.threads);
   // BullMQ duplicates this one for its blocking fetch; both wait out Redis outages instead of failing.
-  const connection = createRedis(options.redisUrl, { role: 'worker', blocking: true, logger });
-  const results = createRedis(options.redisUrl, { role: 'worker:events', logger });
-  const control = createRunControl(createRedis(options.redisUrl, { role: 'worker:control', blocking: true, logger }), options.redisPrefix, logger);
+  const connection = createRedis(options.redis, { role: 'worker', blocking: true, logger });
+  const results = createRedis(options.redis, { role: 'worker:events', logger });
+  const control = createRunControl(createRedis(options.redis, { role: 'worker:control', blocking: true, shardedSubscriber: true, logger }), options.redisPrefix, logger);
   const worker = new Worker(SIMULATION_QUEUE, createSimulationProcessor({ pool, results, control, prefix: options.redisPrefix, logger }), {
     connection,
-    prefix: options.redisPrefix,
+    prefix: queuePrefix(options.redisPrefix, options.redis),
     name: `${os.hostname()}:${process.pid}`,
     concurrency: options.threads,
     lockDuration: WORKER_LOCK_DURATION_MS,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors/errors.ts';
@@ -14,9 +14,9 @@ interface ReplayScriptedRedis {
   bssAdmitReplay(rateWindow: string, slots: string, ...args: (string | number)[]): Promise<number[]>;
 }
 
-const defined = new WeakSet<Redis>();
+const defined = new WeakSet<RedisClient>();
 
-const replayScript = (redis: Redis): ReplayScriptedRedis => {
+const replayScript = (redis: RedisClient): ReplayScriptedRedis => {
   if (!defined.has(redis)) {
     redis.defineCommand('bssAdmitReplay', { numberOfKeys: 2, lua: REPLAY_ADMISSION_SCRIPT });
     defined.add(redis);

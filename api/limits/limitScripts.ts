@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { ADMISSION_SCRIPT, RELEASE_SCRIPT, SEED_LIMITS_SCRIPT } from './admissionScript.ts';
 
 type Argument = string | number;
@@ -9,13 +9,13 @@ interface ScriptedRedis {
   bssRelease(k1: string, k2: string, ...args: Argument[]): Promise<number>;
 }
 
-const defined = new WeakSet<Redis>();
+const defined = new WeakSet<RedisClient>();
 
 /**
  * The limit scripts as typed calls. ioredis sends them with EVALSHA and falls back to EVAL when Redis
  * has not seen a script yet (after a restart or flush), so each call stays one round trip.
  */
-export const limitScripts = (redis: Redis): ScriptedRedis => {
+export const limitScripts = (redis: RedisClient): ScriptedRedis => {
   if (!defined.has(redis)) {
     redis.defineCommand('bssAdmit', { numberOfKeys: 4, lua: ADMISSION_SCRIPT });
     redis.defineCommand('bssSeedLimits', { numberOfKeys: 2, lua: SEED_LIMITS_SCRIPT });

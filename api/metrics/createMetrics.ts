@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { DatabasePool } from 'slonik';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { describeError } from '../../shared/errors/describeError.ts';
@@ -25,7 +25,7 @@ export interface CreateMetricsOptions {
   /** The API's simulation queue: its job counts are read when scraped. */
   readonly queue: Queue;
   /** A fail-fast connection, for the worker pools' hash. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly redisPrefix: string;
   readonly logger: Logger;
   /** For the readiness gauges: the same checks /ready runs, once per scrape. */

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { WORKER_POOL_STALE_MS, type WorkerPoolSnapshot, workerPoolSnapshotSchema, workerPoolsKey } from '../../shared/metrics/workerPools.ts';
 
 /**
  * The pool gauges every live worker process published, by worker name. Entries of workers that stopped
  * publishing (killed without cleaning up) are removed here, so they stop being reported.
  */
-export const readWorkerPools = async (redis: Redis, prefix: string, now = Date.now()): Promise<ReadonlyMap<string, WorkerPoolSnapshot>> => {
+export const readWorkerPools = async (redis: RedisClient, prefix: string, now = Date.now()): Promise<ReadonlyMap<string, WorkerPoolSnapshot>> => {
   const key = workerPoolsKey(prefix);
   const entries = await redis.hgetall(key);
   const live = new Map<string, WorkerPoolSnapshot>();

@@ -11,6 +11,8 @@ import { SIMULATION_JOB_NAME, type SimulationJobData } from '../../shared/jobs/s
 import type { SimulationReply } from '../../shared/jobs/simulationReply.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { createRedis } from '../../shared/redis/createRedis.ts';
+import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
+import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { API_VERSION } from '../../shared/version.ts';
 import { readReplyStream } from './readReplyStream.ts';
 
@@ -66,7 +68,7 @@ export interface SimulationClient {
 }
 
 export interface SimulationClientOptions {
-  readonly redisUrl: string;
+  readonly redis: RedisTarget;
   readonly prefix: string;
   readonly logger: Logger;
 }
@@ -86,12 +88,13 @@ const DATA_CHECK_INTERVAL_MS = 1000;
  * immediate 503, never a hang); replies come back on the process's own reply stream, read by one blocking
  * reader that hands each entry to the run waiting for it (shared/jobs/replyKeys.ts).
  */
-export const createSimulationClient = ({ redisUrl, prefix, logger }: SimulationClientOptions): SimulationClient => {
-  const connection = createRedis(redisUrl, { role: 'api:queue', logger });
-  const reader = createRedis(redisUrl, { role: 'api:replies', blocking: true, logger });
+export const createSimulationClient = ({ redis, prefix, logger }: SimulationClientOptions): SimulationClient => {
+  const connection = createRedis(redis, { role: 'api:queue', logger });
+  const reader = createRedis(redis, { role: 'api:replies', blocking: true, logger });
+  const jobPrefix = queuePrefix(prefix, redis);
   const queue = new Queue(SIMULATION_QUEUE, {
     connection,
-    prefix,
+    prefix: jobPrefix,
     streams: { events: { maxLen: EVENTS_STREAM_MAX_LEN } },
     defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: KEEP_FAILED_JOBS },
   });
@@ -122,11 +125,21 @@ export const createSimulationClient = ({ redisUrl, prefix, logger }: SimulationC
   });
 
   const sendControl = (simulationId: string, controlTo: string | undefined, acked: number | 'abort'): void => {
+    const failed = (error: unknown): void => logger.debug({ simulation_id: simulationId, error: describeError(error) }, 'could not answer a worker');
+    if (connection.isCluster) {
+      // The ack key and the worker's channel live in different slots: two commands. The notice carries
+      // the count itself; the key is only read when a notice was lost, so their order does not matter.
+      connection.set(simulationAckKey(prefix, simulationId), String(acked), 'PX', REPLY_TTL_MS).catch(failed);
+      if (controlTo !== undefined) {
+        connection.spublish(controlTo, controlMessage(simulationId, acked)).catch(failed);
+      }
+      return;
+    }
     const write = connection.multi().set(simulationAckKey(prefix, simulationId), String(acked), 'PX', REPLY_TTL_MS);
     if (controlTo !== undefined) {
       write.publish(controlTo, controlMessage(simulationId, acked));
     }
-    write.exec().catch((error: unknown) => logger.debug({ simulation_id: simulationId, error: describeError(error) }, 'could not answer a worker'));
+    write.exec().catch(failed);
   };
 
   // Redis losing its data (FLUSHALL, a restart without persistence) takes the jobs and replies with it:
@@ -142,7 +155,8 @@ export const createSimulationClient = ({ redisUrl, prefix, logger }: SimulationC
     }
     const jobs = connection.pipeline();
     for (const [simulationId] of pending) {
-      jobs.exists(`${prefix}:${SIMULATION_QUEUE}:${simulationId}`);
+      // One slot on a cluster too: every job key carries the queue's hash tag.
+      jobs.exists(`${jobPrefix}:${SIMULATION_QUEUE}:${simulationId}`);
     }
     const found = (await jobs.exec()) ?? [];
     pending.forEach(([simulationId, waiter], index) => {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { parseSimulationReply, type SimulationReply } from '../../shared/jobs/simulationReply.ts';
 import type { Logger } from '../../shared/logger.ts';
@@ -21,9 +21,9 @@ const READ_COUNT = 8;
  * reader killed, Redis restarted) is read once it is back: ioredis resends the pending read on reconnect.
  */
 export const readReplyStream = (options: {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** A second connection for the deletes, so they never wait behind a blocking read. */
-  readonly deleter: Redis;
+  readonly deleter: RedisClient;
   readonly stream: string;
   readonly logger: Logger;
   readonly isClosed: () => boolean;

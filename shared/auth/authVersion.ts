@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/createRedis.ts';
 
 // A version outlives any cached principal's use by far; when it expires every process reloads once.
 const VERSION_TTL_S = 86_400;
@@ -16,7 +16,7 @@ export const authVersionKey = (prefix: string, accountId: string): string => `${
  * Announces a change to every API process. Call it after the change committed in PostgreSQL and before
  * answering: a process that cached the account sees a different version on its next request and reloads.
  */
-export const publishAuthChange = async (redis: Redis, prefix: string, accountId: string): Promise<void> => {
+export const publishAuthChange = async (redis: RedisClient, prefix: string, accountId: string): Promise<void> => {
   await redis.set(authVersionKey(prefix, accountId), randomUUID(), 'EX', VERSION_TTL_S);
 };
 
@@ -25,7 +25,7 @@ export const publishAuthChange = async (redis: Redis, prefix: string, accountId:
  * reading the credential from PostgreSQL: a change committed after this read publishes a newer version,
  * so a principal cached under this one is never trusted past it.
  */
-export const readAuthVersion = async (redis: Redis, prefix: string, accountId: string): Promise<string> => {
+export const readAuthVersion = async (redis: RedisClient, prefix: string, accountId: string): Promise<string> => {
   const fresh = randomUUID();
   return (await redis.set(authVersionKey(prefix, accountId), fresh, 'EX', VERSION_TTL_S, 'NX', 'GET')) ?? fresh;
 };

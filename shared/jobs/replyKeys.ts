@@ -19,16 +19,23 @@ export const REPLY_TTL_MS = 60_000;
 /** Chunks of one run in Redis that its API process has not acknowledged yet. */
 export const STREAM_WINDOW_CHUNKS = 8;
 
-/** The reply stream of one API process. */
-export const replyStreamKey = (prefix: string, processId: string): string => `${prefix}:simulation-replies:${processId}`;
+/**
+ * The reply stream of one API process. Its keys share the `{processId}` hash tag, so the process deletes
+ * them in one command on a Redis Cluster too.
+ */
+export const replyStreamKey = (prefix: string, processId: string): string => `${prefix}:simulation-replies:{${processId}}`;
 
 /**
  * Present as long as the API process's Redis data is: when it is gone (FLUSHALL, a restart without
  * persistence), so are the jobs and replies the process waits for, and it answers 503 at once.
  */
-export const replyAliveKey = (prefix: string, processId: string): string => `${prefix}:simulation-replies-alive:${processId}`;
+export const replyAliveKey = (prefix: string, processId: string): string => `${prefix}:simulation-replies-alive:{${processId}}`;
 
-/** The Pub/Sub channel of one worker process, on which API processes acknowledge chunks or abort runs. */
+/**
+ * The Pub/Sub channel of one worker process, on which API processes acknowledge chunks or abort runs. On a
+ * Redis Cluster it is a sharded channel (SPUBLISH/SSUBSCRIBE): a notice goes to its slot's shard only,
+ * not to every node.
+ */
 export const controlChannel = (prefix: string, workerId: string): string => `${prefix}:simulation-control:${workerId}`;
 
 /** How many chunks of a run its API process has taken, or `abort`. */

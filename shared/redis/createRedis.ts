@@ -1,8 +1,15 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { describeError } from '../errors/describeError.ts';
 import type { Logger } from '../logger.ts';
+import type { RedisNode, RedisTarget } from './RedisTarget.ts';
 
 type RedisRole = 'api:limits' | 'api:queue' | 'api:replies' | 'api:auth' | 'worker' | 'worker:queue' | 'worker:events' | 'worker:metrics' | 'worker:control' | 'admin' | 'test';
+
+/**
+ * A connection to one Redis or to a Redis Cluster. Both share every command; code that must tell them
+ * apart (Pub/Sub, transactions spanning slots) reads `isCluster`.
+ */
+export type RedisClient = Redis | Cluster;
 
 /** While Redis stays down ioredis errors on every reconnect attempt: one line per connection this often. */
 const ERROR_LOG_INTERVAL_MS = 10_000;
@@ -15,22 +22,56 @@ export interface CreateRedisOptions {
    * an outage answers 503 at once instead of queueing commands until the deadline.
    */
   readonly blocking?: boolean;
+  /** On a cluster: the connection subscribes to sharded channels (worker/createRunControl.ts). */
+  readonly shardedSubscriber?: boolean;
   /** Where connection errors go (rate-limited), so an outage shows in the logs and not only in /ready. */
   readonly logger: Logger;
 }
 
-export const createRedis = (url: string, options: CreateRedisOptions): Redis => {
-  const common: RedisOptions = {
-    connectionName: `bss:${options.role}`,
-    // Reconnect quickly but not in a hot loop; a restarted Redis is picked up within a second.
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-  };
-  const redis = options.blocking
-    ? new Redis(url, { ...common, maxRetriesPerRequest: null, enableReadyCheck: true })
-    : new Redis(url, { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
+// Reconnect quickly but not in a hot loop; a restarted Redis is picked up within a second.
+const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000);
+
+export const createRedis = (target: RedisTarget, options: CreateRedisOptions): RedisClient => {
+  const redis = target.kind === 'cluster' ? createCluster(target.nodes, options) : createSingle(target.url, options);
   // ioredis emits 'error' on every failed reconnect; without a listener Node would crash the process.
   redis.on('error', logRateLimited(options.logger, options.role));
   return redis;
+};
+
+const createSingle = (url: string, options: CreateRedisOptions): Redis => {
+  const common: RedisOptions = { connectionName: `bss:${options.role}`, retryStrategy };
+  return options.blocking
+    ? new Redis(url, { ...common, maxRetriesPerRequest: null, enableReadyCheck: true })
+    : new Redis(url, { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
+};
+
+/**
+ * The same two behaviours on a cluster. Fail-fast is the cluster's own offline queue switched off: a
+ * command is refused at once while the cluster is not ready, and a command to a node that is gone is
+ * retried only through ioredis' failover redirections (retryDelayOnFailover x maxRedirections, about
+ * 1.6 s), which is what carries a request across a replica's promotion. The nodes' own connections keep
+ * their offline queue: they connect lazily, and the first command to a node waits for that connection.
+ */
+const createCluster = (nodes: readonly RedisNode[], options: CreateRedisOptions): Cluster => {
+  const cluster = new Cluster([...nodes], {
+    clusterRetryStrategy: retryStrategy,
+    enableOfflineQueue: options.blocking === true,
+    enableReadyCheck: true,
+    // One subscriber connection per master, following the slots when they move (SSUBSCRIBE).
+    shardedSubscribers: options.shardedSubscriber === true,
+    redisOptions: options.blocking
+      ? { connectionName: `bss:${options.role}`, maxRetriesPerRequest: null }
+      : { connectionName: `bss:${options.role}`, maxRetriesPerRequest: 1, connectTimeout: 1000 },
+  });
+  // A node is connected as soon as the cluster learns of it, not at its first command: a fail-fast client
+  // refuses a command to a node still connecting and sends it again later, which would let a worker's
+  // next append to the same reply stream overtake it.
+  cluster.on('+node', (node: Redis) => {
+    if (node.status === 'wait') {
+      node.connect().catch(() => {});
+    }
+  });
+  return cluster;
 };
 
 /** The first error of an outage at once, then one line per interval with how many were left out. */

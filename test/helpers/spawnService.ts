@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_REDIS_URL } from './testRedis.ts';
+import { testRedisEnv } from './testRedis.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,7 +28,7 @@ export const spawnService = async (options: {
 }): Promise<ServiceProcess> => {
   const child = spawn(process.execPath, [path.join(ROOT, options.script)], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', REDIS_URL: TEST_REDIS_URL, ...options.env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', ...(options.env.REDIS_URL === undefined ? testRedisEnv() : {}), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const chunks: string[] = [];

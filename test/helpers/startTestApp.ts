@@ -8,7 +8,7 @@ import type { Services } from '../../api/Services.ts';
 import { parseConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { createTestDatabase, type TestDatabase } from './testDatabase.ts';
-import { createRedisPrefix, deleteRedisPrefix, TEST_REDIS_URL } from './testRedis.ts';
+import { createRedisPrefix, deleteRedisPrefix, testRedisEnv } from './testRedis.ts';
 
 export interface TestApp {
   /** Base URL of the app on an ephemeral loopback port, e.g. http://127.0.0.1:43121 */
@@ -37,8 +37,9 @@ export const startTestApp = async (options: StartTestAppOptions = {}): Promise<T
   const config = parseConfig({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
     LOG_LEVEL: 'info',
+    // A test that names its own Redis (a server of its own, a proxy) gets exactly that one.
+    ...(options.env?.REDIS_URL === undefined ? testRedisEnv() : {}),
     ...options.env,
   });
   const captured: string[] = [];

@@ -1,19 +1,23 @@
 import { createLogger } from '../../shared/logger.ts';
+import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { type SimulationWorker, startSimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { type ServiceProcess, spawnService } from './spawnService.ts';
-import { TEST_REDIS_URL } from './testRedis.ts';
+import { TEST_REDIS, testRedisEnv } from './testRedis.ts';
 
 export interface StartTestWorkerOptions {
   /** The app's prefix (TestApp.redisPrefix): API and worker must share it. */
   readonly redisPrefix: string;
   readonly threads?: number;
+  /** A Redis of the test's own; the test run's (one server or the cluster) by default. */
   readonly redisUrl?: string;
+  /** A Redis Cluster of the test's own (test/helpers/startRedisCluster.ts). */
+  readonly redis?: RedisTarget;
 }
 
 /** A real BullMQ Worker and a real piscina pool, in the test's own process. */
 export const startTestWorker = async (options: StartTestWorkerOptions): Promise<SimulationWorker> => {
   const worker = startSimulationWorker({
-    redisUrl: options.redisUrl ?? TEST_REDIS_URL,
+    redis: options.redis ?? (options.redisUrl === undefined ? TEST_REDIS : { kind: 'single', url: options.redisUrl }),
     redisPrefix: options.redisPrefix,
     threads: options.threads ?? 1,
     logger: createLogger('silent', 'worker'),
@@ -33,7 +37,7 @@ export const spawnWorkerProcess = (options: StartTestWorkerOptions & { readonly 
   spawnService({
     script: 'worker/main.ts',
     env: {
-      REDIS_URL: options.redisUrl ?? TEST_REDIS_URL,
+      ...(options.redisUrl === undefined ? testRedisEnv() : { REDIS_URL: options.redisUrl }),
       REDIS_PREFIX: options.redisPrefix,
       WORKER_THREADS: String(options.threads ?? 1),
       ...options.env,

@@ -1,24 +1,24 @@
 import test from 'ava';
-import { Redis } from 'ioredis';
 import { limitKeys } from '../../api/limits/limitKeys.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
-import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
+import { connectTestRedis } from '../helpers/testRedis.ts';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 
 let app: TestApp;
 let shortDeadline: TestApp;
-let redis: Redis;
+let redis: RedisClient;
 
 test.before(async () => {
   // Runs meant to finish get the default deadline, which a loaded machine does not miss.
   app = await startTestApp();
   // The same database and limits (one Redis prefix), with a deadline short enough to miss on purpose.
   shortDeadline = await startTestApp({ database: app.database, redisPrefix: app.redisPrefix, env: { SIMULATION_TIMEOUT_MS: '1500' } });
-  redis = new Redis(TEST_REDIS_URL);
+  redis = connectTestRedis();
 });
 
 test.after.always(async () => {

@@ -4,21 +4,29 @@ import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
+import { deleteRedisPrefix, TEST_REDIS } from '../helpers/testRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 
-// This file flushes its Redis database, so it has one of its own that no other test file uses.
+// On one Redis this file flushes its database, so it has one of its own that no other test file uses. A
+// Redis Cluster has no databases and other files share the test run's: there, losing the data is losing
+// every key of this file's prefix (the service's and the queue's).
 const OWN_REDIS_URL = 'redis://127.0.0.1:6379/13';
+const onCluster = TEST_REDIS.kind === 'cluster';
 
 let app: TestApp;
-let redis: Redis;
+let redis: Redis | undefined;
 let stopWorker: () => Promise<void>;
 
 test.before(async () => {
-  app = await startTestApp({ env: { REDIS_URL: OWN_REDIS_URL } });
-  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, redisUrl: OWN_REDIS_URL });
+  app = await startTestApp(onCluster ? {} : { env: { REDIS_URL: OWN_REDIS_URL } });
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, ...(onCluster ? {} : { redisUrl: OWN_REDIS_URL }) });
   stopWorker = () => worker.close();
-  redis = new Redis(OWN_REDIS_URL);
+  redis = onCluster ? undefined : new Redis(OWN_REDIS_URL);
 });
+
+const loseRedisData = async (): Promise<void> => {
+  await (redis === undefined ? deleteRedisPrefix(app.redisPrefix) : redis.flushdb());
+};
 
 test.after.always(async () => {
   redis?.disconnect();
@@ -37,7 +45,7 @@ test.serial('after Redis is flushed, /v1/usage is unchanged and the monthly quot
   const before = await usageOf(caller.key);
   t.like(before, { usage: { requests: 2, interactions: 20 } });
 
-  await redis.flushdb();
+  await loseRedisData();
 
   t.deepEqual(await usageOf(caller.key), before);
   t.is((await postSimulation(app, { preset: 'mobile', num_interactions: 11 }, { key: caller.key })).status, 403);
@@ -50,7 +58,7 @@ test.serial('after Redis is flushed, /v1/usage is unchanged and the monthly quot
 test.serial('simultaneous requests right after a flush still admit no more than the quota', async (t) => {
   const caller = await buildCaller(app.services.pool, { monthly_requests: 4 });
   t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
-  await redis.flushdb();
+  await loseRedisData();
   const responses = await Promise.all(
     Array.from({ length: 10 }, (_, seed) => postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key: caller.key })),
   );
@@ -64,7 +72,7 @@ test.serial('after Redis is flushed, the rate window is rebuilt from the ledger:
   for (let seed = 0; seed < 5; seed += 1) {
     t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key })).status, 200);
   }
-  await redis.flushdb();
+  await loseRedisData();
   const sixth = await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key });
   t.is(sixth.status, 429);
   t.is(sixth.body.error.details.code, 'rate_limit_exceeded');
@@ -76,7 +84,7 @@ test.serial('after Redis is flushed, the rate window is rebuilt from the ledger:
 test.serial('many simultaneous requests right after a flush still admit no more than the rate limit', async (t) => {
   const caller = await buildCaller(app.services.pool, { requests_per_minute: 4 });
   t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
-  await redis.flushdb();
+  await loseRedisData();
   const responses = await Promise.all(
     Array.from({ length: 10 }, (_, seed) => postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key: caller.key })),
   );

@@ -1,22 +1,22 @@
 import test from 'ava';
-import { Redis } from 'ioredis';
 import { limitKeys } from '../../api/limits/limitKeys.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
-import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
+import { connectTestRedis } from '../helpers/testRedis.ts';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 
 let app: TestApp;
-let redis: Redis;
+let redis: RedisClient;
 let stopWorker: () => Promise<void>;
 
 test.before(async () => {
   app = await startTestApp();
   const worker = await startTestWorker({ redisPrefix: app.redisPrefix, threads: 1 });
   stopWorker = () => worker.close();
-  redis = new Redis(TEST_REDIS_URL);
+  redis = connectTestRedis();
 });
 
 test.after.always(async () => {

@@ -7,13 +7,14 @@ import { configSchema } from '../../shared/config.ts';
 const read = (file: string): Promise<string> => readFile(new URL(`../../${file}`, import.meta.url), 'utf8');
 
 interface Service {
+  readonly profiles?: string[];
   readonly command?: string[];
   readonly env_file?: string | string[];
   readonly environment?: Record<string, string>;
   readonly deploy?: { readonly replicas?: number | string };
   readonly healthcheck?: { readonly test: string[] };
   readonly ports?: string[];
-  readonly depends_on?: Record<string, { readonly condition: string }>;
+  readonly depends_on?: Record<string, { readonly condition: string; readonly required?: boolean }>;
   readonly stop_grace_period?: string;
   readonly volumes?: string[];
 }
@@ -74,4 +75,37 @@ test('SESSION_SECRET and the OAuth settings come from the env file, whose exampl
     t.true(example.includes(name), `.env.example lacks ${name}`);
   }
   t.true((await read('.gitignore')).split('\n').includes('.env'));
+});
+
+test('docker-compose cluster profile: six Redis nodes joined once into 3 masters with a replica each, and the app on it through REDIS_CLUSTER_NODES', async (t) => {
+  const services = await loadCompose();
+  const nodes = Object.keys(services).filter((name) => /^redis-node-\d$/.test(name));
+  t.is(nodes.length, 6);
+  for (const name of nodes) {
+    t.deepEqual(services[name]?.profiles, ['cluster'], name);
+    const command = services[name]?.command?.join(' ') ?? '';
+    t.regex(command, /--cluster-enabled yes/, name);
+    t.regex(command, /--maxmemory-policy noeviction/, name);
+    t.truthy(services[name]?.volumes?.some((volume) => volume.endsWith(':/data')), name);
+  }
+  const create = services['redis-cluster-create'];
+  t.deepEqual(create?.profiles, ['cluster']);
+  const script = create?.command?.join(' ') ?? '';
+  t.regex(script, /redis-cli --cluster create/);
+  t.regex(script, /--cluster-replicas 1 --cluster-yes/);
+  t.deepEqual(Object.keys(create?.depends_on ?? {}).sort(), [...nodes].sort());
+  // Every app service reads the cluster's seeds from the environment, a real setting, and waits for the
+  // cluster only when the profile is on.
+  const settings = new Set(Object.keys(configSchema.shape));
+  for (const name of ['api', 'worker', 'migrate']) {
+    const environment = services[name]?.environment ?? {};
+    t.is(environment.REDIS_CLUSTER_NODES, '${REDIS_CLUSTER_NODES:-}', name);
+    for (const variable of Object.keys(environment)) {
+      t.true(settings.has(variable), `${name}: ${variable} is not a setting`);
+    }
+    t.like(services[name]?.depends_on?.['redis-cluster-create'], { condition: 'service_completed_successfully', required: false }, name);
+  }
+  // The seeds the file's own instructions give are node services of the profile.
+  const seeds = /REDIS_CLUSTER_NODES=(\S+) docker compose --profile cluster up/.exec(await read('docker-compose.yml'))?.[1] ?? '';
+  t.true(seeds.split(',').every((seed) => nodes.includes(seed.replace(/:6379$/, ''))), seeds);
 });

@@ -109,7 +109,8 @@ test('Redis lost while serving: 503 service_unavailable at once instead of a han
   t.teardown(() => proxy.close());
   const app = await startTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
   t.teardown(() => app.close());
-  const worker = await startTestWorker({ redisPrefix: app.redisPrefix });
+  // The one Redis behind the proxy, on a cluster pass too (test/cluster/faults.test.ts is the cluster's own).
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, redisUrl: 'redis://127.0.0.1:6379' });
   t.teardown(() => worker.close());
   const { accountId, key } = await withKey(app);
 

@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import test from 'ava';
-import { Redis } from 'ioredis';
 import { generateRecords } from '../../shared/engine/index.ts';
 import { replyStreamKey } from '../../shared/jobs/replyKeys.ts';
 import { SIMULATION_JOB_NAME } from '../../shared/jobs/simulationJob.ts';
-import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
+import { connectTestRedis } from '../helpers/testRedis.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
@@ -76,7 +75,7 @@ test('every preset runs on every engine version it lists', async (t) => {
 
 test('a job enqueued by a deployment that predates engine selection runs engine 1.0.0, the only one it knew', async (t) => {
   // The job data such a deployment wrote: no serviceVersion. Its reply is appended to a stream of our own.
-  const reader = new Redis(TEST_REDIS_URL);
+  const reader = connectTestRedis({ blocking: true });
   t.teardown(() => reader.disconnect());
   const replyTo = replyStreamKey(app.redisPrefix, randomUUID());
   const simulationId = randomUUID();

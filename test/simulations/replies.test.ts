@@ -1,6 +1,5 @@
 import test from 'ava';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { runSimulation } from '../../api/simulations/runSimulation.ts';
@@ -13,7 +12,8 @@ import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildAdmission } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
-import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
+import { connectTestRedis, monitorTestRedis, TEST_REDIS } from '../helpers/testRedis.ts';
+import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import { postSimulation } from './postSimulation.ts';
 
 // Two API processes (two apps on one database and one queue prefix) and one worker.
@@ -38,18 +38,15 @@ test.after.always(async () => {
 
 test.serial('each API process gets the replies of its own simulations only, on its own reply stream', async (t) => {
   // MONITOR shows every entry a worker appends (inside its script) with the stream it goes to.
-  const spy = new Redis(TEST_REDIS_URL);
-  t.teardown(() => spy.disconnect());
-  const monitor = await spy.monitor();
-  t.teardown(() => monitor.disconnect());
   const appended: { stream: string; id: string }[] = [];
-  monitor.on('monitor', (_time: string, args: string[]) => {
+  const stopMonitoring = await monitorTestRedis((args) => {
     if (args[0]?.toUpperCase() !== 'XADD' || !args[1]?.startsWith(`${first.redisPrefix}:simulation-replies:`)) {
       return;
     }
     const id = (JSON.parse(args[args.indexOf('m') + 1] ?? '{}') as { simulationId: string }).simulationId;
     appended.push({ stream: args[1], id });
   });
+  t.teardown(stopMonitoring);
 
   const ask = (app: TestApp, seed: number) => postSimulation(app, { preset: 'finance', num_interactions: 20, seed }, { key });
   const responses = await Promise.all([
@@ -78,8 +75,8 @@ test.serial('each API process gets the replies of its own simulations only, on i
 });
 
 test('a job whose data does not parse is failed without a retry and the worker goes on serving', async (t) => {
-  const producer = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  const queue = new Queue(SIMULATION_QUEUE, { connection: producer, prefix: first.redisPrefix });
+  const producer = connectTestRedis({ blocking: true });
+  const queue = new Queue(SIMULATION_QUEUE, { connection: producer, prefix: queuePrefix(first.redisPrefix, TEST_REDIS) });
   t.teardown(async () => {
     await queue.close();
     producer.disconnect();

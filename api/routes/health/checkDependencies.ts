@@ -1,5 +1,6 @@
 import { sql } from 'slonik';
 import { raceTimeout } from '../../../shared/async/raceTimeout.ts';
+import { pingRedis } from '../../../shared/redis/pingRedis.ts';
 import { z } from 'zod';
 import type { Services } from '../../Services.ts';
 
@@ -12,7 +13,7 @@ const withTimeout = async (check: Promise<unknown>): Promise<boolean> =>
 export const checkDependencies = async (services: Pick<Services, 'pool' | 'redis'>): Promise<{ database: boolean; redis: boolean }> => {
   const [database, redis] = await Promise.all([
     withTimeout(services.pool.oneFirst(sql.type(z.object({ ok: z.number() }))`SELECT 1 AS ok`)),
-    withTimeout(services.redis.ping()),
+    withTimeout(pingRedis(services.redis)),
   ]);
   return { database, redis };
 };
