@@ -143,21 +143,36 @@ test.serial('restarting one worker mid-load loses no job', async (t) => {
   t.true(rows.every((row) => row.status === 'completed'));
 });
 
-test.serial('a worker killed mid-job (SIGKILL) loses no job: another worker retakes it within the deadline', async (t) => {
+test.serial('a worker killed mid-job (SIGKILL) loses no job: another worker retakes it within the deadline, or its answer is cut and the run settled failed', async (t) => {
   const account = await buildAccount(pool, { plan: 'enterprise' });
   const { key } = await buildApiKey(pool, account.id);
   const seeds = Array.from({ length: 8 }, (_, index) => 3000 + index);
-  const inFlight = Promise.all(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'finance', num_interactions: 40_000, seed })));
+  const inFlight = Promise.allSettled(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'finance', num_interactions: 40_000, seed })));
   await eventually(async () => ((await queue.getActiveCount()) > 1 ? true : undefined), 10_000, 2);
   const killed = workers.shift() as WorkerProcess;
   killed.child.kill('SIGKILL');
   await killed.exited;
   workers.push(await spawnWorkerProcess({ redisPrefix, threads: 1 }));
 
-  const responses = await inFlight;
-  for (const [index, response] of responses.entries()) {
-    t.is(response.status, 200, response.text.slice(0, 200));
-    t.is(json(response).seed, seeds[index]);
+  // A run whose first bytes had left before the kill cannot be answered whole by another worker: its
+  // answer is cut (DECISIONS "Output formats": never a body that looks whole) and the run is settled failed.
+  // Every other run is retaken and answered 200. Which runs had sent bytes depends on the machine's pace.
+  const outcomes = await inFlight;
+  const answered = new Map<number, string>();
+  for (const [index, outcome] of outcomes.entries()) {
+    if (outcome.status === 'fulfilled') {
+      t.is(outcome.value.status, 200, outcome.value.text.slice(0, 200));
+      t.is(json(outcome.value).seed, seeds[index]);
+      answered.set(seeds[index]!, json(outcome.value).simulation_id);
+    }
   }
-  t.true((await ledger(account.id)).every((row) => row.status === 'completed'));
+  t.true(answered.size >= seeds.length - 1, 'one worker thread ran one job when it was killed');
+  // No job lost: every run is settled, completed exactly when it was answered whole.
+  const rows = await eventually(async () => {
+    const current = await ledger(account.id);
+    return current.length === seeds.length && current.every((row) => row.status !== 'queued') ? current : undefined;
+  }, 15_000, 20);
+  for (const row of rows) {
+    t.is(row.status, answered.get(row.seed) === row.id ? 'completed' : 'failed', `seed ${row.seed}`);
+  }
 });

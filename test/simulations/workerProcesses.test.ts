@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import test from 'ava';
 import type { Job } from 'bullmq';
+import { sql } from 'slonik';
+import { z } from 'zod';
 import { writeRecordsJson } from '../../shared/engine/index.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
@@ -15,12 +17,12 @@ const SLOW_RUN = { preset: 'finance', num_interactions: 400_000, seed: 3 } as co
 const sha256 = (value: string | Uint8Array): string => createHash('sha256').update(value).digest('hex');
 const expectedDigest = sha256(writeRecordsJson({ preset: 'finance', profile: 'balanced_investor', seed: 3, numInteractions: 400_000 }));
 
-const startApp = async (t: { teardown: (fn: () => Promise<void>) => void }): Promise<{ app: TestApp; key: string }> => {
+const startApp = async (t: { teardown: (fn: () => Promise<void>) => void }): Promise<{ app: TestApp; key: string; accountId: string }> => {
   const app = await startTestApp();
   t.teardown(() => app.close());
   // A plan of its own: these runs are larger than any real plan's per-request maximum.
-  const { key } = await buildCaller(app.services.pool, {});
-  return { app, key };
+  const { key, accountId } = await buildCaller(app.services.pool, {});
+  return { app, key, accountId };
 };
 
 const spawnWorkers = async (
@@ -68,11 +70,14 @@ test.serial('the same inputs through two different worker processes give byte-id
   );
 });
 
-test.serial('a worker killed with SIGKILL mid-job: another worker takes the stalled job and the request completes by the deadline', async (t) => {
-  const { app, key } = await startApp(t);
+test.serial('a worker killed with SIGKILL mid-job: another worker takes the stalled job and the request completes by the deadline, unless its answer had begun', async (t) => {
+  const { app, key, accountId } = await startApp(t);
   const workers = await spawnWorkers(t, app, 2);
 
-  const pending = postSimulation(app, SLOW_RUN, { key });
+  const pending = postSimulation(app, SLOW_RUN, { key }).then(
+    (response) => ({ response }),
+    (error: unknown) => ({ error }),
+  );
   const { pid } = await activeJob(app);
   const victim = workers.find((worker) => worker.pid === pid);
   if (victim === undefined) {
@@ -83,10 +88,21 @@ test.serial('a worker killed with SIGKILL mid-job: another worker takes the stal
   await victim.exited;
   t.is(victim.child.signalCode, 'SIGKILL');
 
-  const response = await pending;
+  const outcome = await pending;
+  const [row] = await eventually(async () => {
+    const rows = await app.services.pool.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM simulations WHERE account_id = ${accountId}`);
+    return rows.length === 1 && rows[0]?.status !== 'queued' ? rows : undefined;
+  }, 15_000, 20);
+  if ('error' in outcome) {
+    // The run's first bytes had left before the kill (the machine was slow to kill it): another worker
+    // cannot continue that answer, so it is cut, never whole-looking, and the run is settled failed.
+    t.like(row, { status: 'failed' });
+    return;
+  }
   // By the deadline: a run still going at SIMULATION_TIMEOUT_MS is answered 504 simulation_timeout, so 200 says it.
-  t.is(response.status, 200, response.text.slice(0, 300));
-  t.is(sha256(rawData(response.text)), expectedDigest);
+  t.is(outcome.response.status, 200, outcome.response.text.slice(0, 300));
+  t.is(sha256(rawData(outcome.response.text)), expectedDigest);
+  t.like(row, { status: 'completed' });
 });
 
 test.serial('SIGTERM lets a worker finish its active job before it exits', async (t) => {
