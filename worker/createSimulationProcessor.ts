@@ -6,7 +6,7 @@ import { describeError } from '../shared/errors/describeError.ts';
 import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { RunControl } from './createRunControl.ts';
-import { appendReply } from './appendReply.ts';
+import { appendReplyBy } from './appendReplyBy.ts';
 import type { SimulationPool } from './pool.ts';
 import { type ChunkSender, createChunkSender, RunAbortedError } from './createChunkSender.ts';
 import type { SimulationTaskResult } from './simulationTask.ts';
@@ -90,16 +90,17 @@ export const createSimulationProcessor =
       } else {
         logger.error({ job_id: job.id, error: describeError(error) }, 'simulation failed');
       }
-      await appendReply(results, data.replyTo, { outcome: 'failed', simulationId: runId, startedAt, finishedAt: Date.now() }).catch(() => {});
+      await appendReplyBy(results, data.replyTo, { outcome: 'failed', simulationId: runId, startedAt, finishedAt: Date.now() }, data.deadline).catch(() => {});
       throw new UnrecoverableError('simulation failed');
     } finally {
       sender?.stop();
       channel?.port1.close();
     }
-    await appendReply(
+    await appendReplyBy(
       results,
       data.replyTo,
       { outcome: 'completed', simulationId: runId, seq: result.chunks, startedAt, finishedAt: Date.now(), computeMs: result.computeMs },
+      data.deadline,
       result.body,
     );
   };
