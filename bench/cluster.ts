@@ -5,6 +5,7 @@
 // on the cluster.
 import os from 'node:os';
 import { type LoadResult, runLoad, runSequential } from './loadTest.ts';
+import { simulationLoad } from './simulationLoad.ts';
 import { startBenchStack } from './startBenchStack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -21,12 +22,7 @@ interface Figures {
 const measure = async (cluster: boolean): Promise<Figures> => {
   const stack = await startBenchStack({ cluster });
   try {
-    const api = (n: number) => ({
-      url: `${stack.apiUrl}/v1/simulations`,
-      method: 'POST' as const,
-      body: { preset: 'finance', num_interactions: n, seed: 42 },
-      headers: { authorization: `Bearer ${stack.key}` },
-    });
+    const api = (n: number) => simulationLoad(stack, n);
     await runLoad({ ...api(1), connections: CONNECTIONS, duration: 2 });
     return {
       n1: await runLoad({ ...api(1), connections: CONNECTIONS, duration: SECONDS }),

@@ -7,6 +7,7 @@
 import os from 'node:os';
 import { largeRunRows } from './largeRuns.ts';
 import { type LoadOptions, type LoadResult, runLoad, runSequential } from './loadTest.ts';
+import { simulationLoad } from './simulationLoad.ts';
 import { cpuSources, cpuTable, measureCpu } from './cpuTable.ts';
 import { startBenchStack } from './startBenchStack.ts';
 
@@ -32,7 +33,7 @@ const verdict = (ok: boolean): string => (ok ? 'meets target' : 'MISSES target')
 
 try {
   const body = (n: number) => ({ preset: 'finance', num_interactions: n, seed: 42 });
-  const api = (n: number): LoadOptions => ({ url: `${stack.apiUrl}/v1/simulations`, method: 'POST', body: body(n), headers: { authorization: `Bearer ${stack.key}` } });
+  const api = (n: number): LoadOptions => simulationLoad(stack, n);
   const inline = (n: number): LoadOptions => ({ url: `${stack.baselineUrl}/inline`, method: 'POST', body: body(n) });
 
   // 1,000,000-record finance runs first, one per format (issue 13), on processes no load has grown yet.

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runLoad } from './loadTest.ts';
+import { simulationLoad } from './simulationLoad.ts';
 import { startBenchStack } from './startBenchStack.ts';
 import { summarizeProfile } from './summarizeProfile.ts';
 
@@ -14,13 +15,7 @@ const directory = path.resolve(process.argv[2] ?? mkdtempSync(path.join(os.tmpdi
 const stack = await startBenchStack({ nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${directory}`] });
 const requests: Record<string, number> = {};
 try {
-  const api = (n: number) => ({
-    url: `${stack.apiUrl}/v1/simulations`,
-    method: 'POST' as const,
-    body: { preset: 'finance', num_interactions: n, seed: 42 },
-    headers: { authorization: `Bearer ${stack.key}` },
-    connections: 32,
-  });
+  const api = (n: number) => ({ ...simulationLoad(stack, n), connections: 32 });
   await runLoad({ ...api(1), duration: 2 });
   for (const n of [1, 1000]) {
     const result = await runLoad({ ...api(n), duration: SECONDS });

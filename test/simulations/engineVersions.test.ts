@@ -4,29 +4,25 @@ import { generateRecords } from '../../shared/engine/index.ts';
 import { replyStreamKey } from '../../shared/jobs/replyKeys.ts';
 import { SIMULATION_JOB_NAME } from '../../shared/jobs/simulationJob.ts';
 import { connectTestRedis } from '../helpers/testRedis.ts';
-import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
-import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTestWorker } from '../helpers/startTestWorker.ts';
+import type { TestApp } from '../helpers/startTestApp.ts';
+import { useFileStack } from '../helpers/useFileStack.ts';
 import { postSimulation, rawData } from './postSimulation.ts';
 
 // DECISIONS "Engine versions": engine_version picks the engine through the real queue and worker threads;
 // metadata.service_version says which ran, and engine 1's bytes are the ones its golden digests pin.
 let app: TestApp;
-let worker: SimulationWorker;
 let key: string;
 
-test.before(async () => {
-  app = await startTestApp();
-  worker = await startTestWorker({ redisPrefix: app.redisPrefix, threads: 2 });
-  const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
-  ({ key } = await buildApiKey(app.services.pool, account.id));
-});
-
-test.after.always(async () => {
-  await worker?.close();
-  await app?.close();
-});
+useFileStack(
+  test,
+  async (started) => {
+    app = started;
+    const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
+    ({ key } = await buildApiKey(app.services.pool, account.id));
+  },
+  { threads: 2 },
+);
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 

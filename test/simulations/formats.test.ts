@@ -2,26 +2,22 @@ import test from 'ava';
 import { PRESETS, type SimulationRecord, writeRecordsJson } from '../../shared/engine/index.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
-import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTestWorker } from '../helpers/startTestWorker.ts';
-import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
+import type { TestApp } from '../helpers/startTestApp.ts';
+import { useFileStack } from '../helpers/useFileStack.ts';
 import { postSimulation, rawData, type SimulationResponse } from './postSimulation.ts';
 
 let app: TestApp;
-let worker: SimulationWorker;
 let key: string;
 
-test.before(async () => {
-  app = await startTestApp();
-  worker = await startTestWorker({ redisPrefix: app.redisPrefix, threads: 2 });
-  const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
-  ({ key } = await buildApiKey(app.services.pool, account.id));
-});
-
-test.after.always(async () => {
-  await worker?.close();
-  await app?.close();
-});
+useFileStack(
+  test,
+  async (started) => {
+    app = started;
+    const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
+    ({ key } = await buildApiKey(app.services.pool, account.id));
+  },
+  { threads: 2 },
+);
 
 const ask = (body: Record<string, unknown>, accept?: string): Promise<SimulationResponse> =>
   postSimulation(app, body, { key, ...(accept === undefined ? {} : { headers: { Accept: accept } }) });

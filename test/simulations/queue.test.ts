@@ -5,27 +5,23 @@ import { simulationResultSchema } from '../../api/routes/simulations/schema.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { ENGINE_VERSION, generateRecords, PRESETS, resolvePreset } from '../../shared/engine/index.ts';
 import { API_VERSION } from '../../shared/version.ts';
-import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
-import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTestWorker } from '../helpers/startTestWorker.ts';
+import type { TestApp } from '../helpers/startTestApp.ts';
+import { useFileStack } from '../helpers/useFileStack.ts';
 import { postSimulation, rawData } from './postSimulation.ts';
 
 let app: TestApp;
-let worker: SimulationWorker;
 let key: string;
 
-test.before(async () => {
-  app = await startTestApp();
-  worker = await startTestWorker({ redisPrefix: app.redisPrefix, threads: 2 });
-  const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
-  ({ key } = await buildApiKey(app.services.pool, account.id));
-});
-
-test.after.always(async () => {
-  await worker?.close();
-  await app?.close();
-});
+useFileStack(
+  test,
+  async (started) => {
+    app = started;
+    const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
+    ({ key } = await buildApiKey(app.services.pool, account.id));
+  },
+  { threads: 2 },
+);
 
 for (const preset of PRESETS) {
   test(`${preset.name}: the real queue and pool return the Simulation result with the engine's records`, async (t) => {
