@@ -4,6 +4,7 @@ import type { AppState } from './AppState.ts';
 import { httpMetrics } from './metrics/httpMetrics.ts';
 import { accessLog } from './middleware/accessLog.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
+import { noSniff } from './middleware/noSniff.ts';
 import { requestId } from './middleware/requestId.ts';
 import { routeFallback } from './middleware/routeFallback.ts';
 import { accountRoutes } from './routes/account/routes.ts';
@@ -13,6 +14,7 @@ import { authRoutes } from './routes/auth/routes.ts';
 import { docsRoutes } from './routes/docs/routes.ts';
 import { healthRoutes } from './routes/health/routes.ts';
 import { metricsRoutes } from './routes/metrics/routes.ts';
+import { planRoutes } from './routes/plans/routes.ts';
 import { presetRoutes } from './routes/presets/routes.ts';
 import { historyRoutes } from './routes/simulations/historyRoutes.ts';
 import { simulationRoutes } from './routes/simulations/routes.ts';
@@ -26,8 +28,9 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), simulationRoutes(services), historyRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
+  app.use(noSniff());
   app.use(requestId());
   app.use(accessLog(services.logger));
   app.use(httpMetrics(services.metrics));

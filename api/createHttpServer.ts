@@ -87,6 +87,7 @@ const renderRawResponse = (error: AppError, requestId: string): string => {
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
     `X-Request-ID: ${requestId}`,
     'Connection: close',
     '',

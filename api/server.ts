@@ -1,6 +1,8 @@
 import type { Server, ServerResponse } from 'node:http';
 import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
+import { describePortProblem, PORT_IN_USE_EXIT_CODE } from '../shared/process/probePort.ts';
+import { watchParent } from '../shared/process/watchParent.ts';
 import { buildApp } from './app.ts';
 import { createHttpServer } from './createHttpServer.ts';
 import { closeServices, createServices } from './createServices.ts';
@@ -14,8 +16,18 @@ const server: Server = createHttpServer(app, config, logger);
 // Hands back the quota of runs whose API process died mid-wait (any process may settle any such row).
 startStaleSweeper(services);
 
-// reusePort lets several API processes (API_PROCESSES) listen on one port; the kernel balances them.
-server.listen({ port: config.port, reusePort: true }, () => {
+// `--shared-port` (given by `npm start` to its API processes when API_PROCESSES > 1) turns SO_REUSEPORT on,
+// so they listen on one port and the kernel balances them. Without it the port is this process's alone: a
+// second service started on a taken port fails here instead of silently taking a share of the traffic.
+const sharedPort = process.argv.includes('--shared-port');
+server.once('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+    process.stderr.write(`${describePortProblem(config.port, error.code)}\n`);
+    process.exit(PORT_IN_USE_EXIT_CODE);
+  }
+  throw error;
+});
+server.listen({ port: config.port, reusePort: sharedPort }, () => {
   logger.info({ port: config.port }, 'api listening');
 });
 // While draining, every response closes its connection: a client's next request opens a new one, which
@@ -68,11 +80,16 @@ const shutdown = async (signal: string): Promise<void> => {
   process.exit(0);
 };
 
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    shutdown(signal).catch((error: unknown) => {
-      logger.error({ error: describeError(error) }, 'api shutdown failed');
-      process.exit(1);
-    });
+const stop = (reason: string): void => {
+  shutdown(reason).catch((error: unknown) => {
+    logger.error({ error: describeError(error) }, 'api shutdown failed');
+    process.exit(1);
   });
+};
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => stop(signal));
+}
+// Started by `npm start`'s supervisor: stop with it, even when it was killed without a chance to say so.
+if (process.channel !== undefined) {
+  watchParent((reason) => stop(`supervisor gone (${reason})`));
 }

@@ -23,7 +23,7 @@ try {
     process.stdout.write(`n=${n}: ${result.rps.toFixed(0)} req/s, ${result.failures} failed\n`);
   }
   if (process.env.BENCH_PROFILE_LARGE === '1') {
-    for (const accept of ['application/json', 'application/x-ndjson', 'text/csv']) {
+    for (const accept of ['application/json', 'application/x-ndjson', 'text/csv', 'application/vnd.apache.parquet']) {
       const response = await fetch(`${stack.apiUrl}/v1/simulations`, {
         method: 'POST',
         headers: { authorization: `Bearer ${stack.key}`, 'content-type': 'application/json', accept },

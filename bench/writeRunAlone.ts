@@ -1,4 +1,5 @@
 import { CHUNK_BYTES, ENGINE_VERSION, type OutputFormat, writeRecordChunks } from '../shared/engine/index.ts';
+import { writeParquetChunks } from '../shared/parquet/writeParquetChunks.ts';
 import { API_VERSION } from '../shared/version.ts';
 import { resultEnvelope } from '../worker/resultEnvelope.ts';
 
@@ -16,10 +17,14 @@ export const writeRunAlone = (preset: 'finance', numInteractions: number, format
   const envelope = format === 'json' ? resultEnvelope(task) : undefined;
   const started = performance.now();
   let bytes = 0;
-  for (const chunk of writeRecordChunks(task, format, {
-    chunkBytes: CHUNK_BYTES,
-    ...(envelope === undefined ? {} : { head: envelope.head, tail: () => envelope.tail(Math.round(performance.now() - started)) }),
-  })) {
+  const chunks =
+    format === 'parquet'
+      ? writeParquetChunks(task, { chunkBytes: CHUNK_BYTES })
+      : writeRecordChunks(task, format, {
+          chunkBytes: CHUNK_BYTES,
+          ...(envelope === undefined ? {} : { head: envelope.head, tail: () => envelope.tail(Math.round(performance.now() - started)) }),
+        });
+  for (const chunk of chunks) {
     bytes += chunk.byteLength;
   }
   return { ms: performance.now() - started, bytes };

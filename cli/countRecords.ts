@@ -7,8 +7,12 @@ const JSON_MARK = '"interaction_id":';
 /**
  * Counts the records in a body as its bytes go by, without parsing it, for the progress bar: lines in
  * NDJSON, lines but the header in CSV, `interaction_id` members in JSON (a mark may straddle two chunks).
+ * Parquet's row counts are in its footer, the last bytes: its bar shows the bytes and completes at the end.
  */
 export const createRecordCounter = (format: SimulationFormat): ((chunk: Uint8Array) => number) => {
+  if (format === 'parquet') {
+    return () => 0;
+  }
   if (format !== 'json') {
     let headerPending = format === 'csv';
     return (chunk) => {

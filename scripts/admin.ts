@@ -2,19 +2,23 @@ import { parseArgs } from 'node:util';
 import { ConnectionError, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { apiKeyNameSchema } from '../shared/auth/apiKeyName.ts';
-import { publishAuthChange } from '../shared/auth/authVersion.ts';
+import { changeAuthentication } from '../shared/auth/authVersion.ts';
 import { createApiKey } from '../shared/auth/createApiKey.ts';
 import { DEFAULT_ROLL_EXPIRES_IN_S, rollApiKey } from '../shared/auth/rollApiKey.ts';
 import { type Config, loadConfig } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
 import {
   type AccountRow,
+  findAccountById,
   findAccountsByEmail,
   insertAccount,
+  listAccountsForAdmin,
   lockAccountEmail,
   updateAccountActive,
   updateAccountPlan,
 } from '../shared/db/queries/accounts.ts';
+import { revokeApiKey } from '../shared/db/queries/apiKeys.ts';
+import { describeDatabaseProblem } from '../shared/db/describeDatabaseProblem.ts';
 import { findPlanByName, listPlanNames } from '../shared/db/queries/plans.ts';
 import { redactUrl } from '../shared/db/redactUrl.ts';
 import { AppError } from '../shared/errors/AppError.ts';
@@ -28,13 +32,17 @@ import { describeRedisTarget } from '../shared/redis/RedisTarget.ts';
 // `help` prints the usage below.
 
 const USAGE = `usage: npm run --silent admin -- <command> [options]
-  create-account --email E --name N [--plan P]   -> {"id","email","plan"}
-  create-key --email E --name N                  -> {"id","key","key_prefix"}  (the only time the key is shown)
-  roll-key --email E --key-id ID [--expires-in S] -> {"id","key","key_prefix","name","previous_key_id","previous_key_expires_at"}
+  An account is named by --email E, or by --id ID when several accounts share an address.
+  create-account --email E --name N [--plan P]    -> {"id","email","plan"}
+  list-accounts [--email E]                       -> {"accounts":[{"id","email","display_name","plan","is_active","created_at","authentication_methods","active_api_keys"}]}
+  create-key (--email E | --id ID) --name N        -> {"id","key","key_prefix"}  (the only time the key is shown)
+  roll-key (--email E | --id ID) --key-id K [--expires-in S]
+                                                  -> {"id","key","key_prefix","name","previous_key_id","previous_key_expires_at"}
                                                      (a new key of the same name; the old one works S more seconds, default 86400, 0-604800)
-  set-plan --email E --plan P                    -> {"id","email","plan"}
-  deactivate --email E                           -> {"id","email","is_active"}
-  activate --email E                             -> {"id","email","is_active"}`;
+  revoke-key (--email E | --id ID) --key-id K      -> {"id","status":"revoked"}  (at once, on every API process)
+  set-plan (--email E | --id ID) --plan P          -> {"id","email","plan"}
+  deactivate (--email E | --id ID)                 -> {"id","email","is_active"}
+  activate (--email E | --id ID)                   -> {"id","email","is_active"}`;
 
 /** A problem the operator can act on; its message is printed as is. */
 class AdminError extends Error {
@@ -46,21 +54,26 @@ class AdminError extends Error {
   }
 }
 
+// `account`: the command acts on one existing account, named by exactly one of --email and --id.
 const COMMAND_OPTIONS = {
-  'create-account': { required: ['email', 'name'], optional: ['plan'] },
-  'create-key': { required: ['email', 'name'], optional: [] },
-  'roll-key': { required: ['email', 'key-id'], optional: ['expires-in'] },
-  'set-plan': { required: ['email', 'plan'], optional: [] },
-  deactivate: { required: ['email'], optional: [] },
-  activate: { required: ['email'], optional: [] },
+  'create-account': { required: ['email', 'name'], optional: ['plan'], account: false },
+  'list-accounts': { required: [], optional: ['email'], account: false },
+  'create-key': { required: ['name'], optional: [], account: true },
+  'roll-key': { required: ['key-id'], optional: ['expires-in'], account: true },
+  'revoke-key': { required: ['key-id'], optional: [], account: true },
+  'set-plan': { required: ['plan'], optional: [], account: true },
+  deactivate: { required: [], optional: [], account: true },
+  activate: { required: [], optional: [], account: true },
 } as const;
 
 const HINT = ' (see `npm run --silent admin -- help`)';
 
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', '3D000', '28P01', '28000']);
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '3D000', '28P01', '28000', '57P03', '53300']);
+// SQLSTATE undefined_table: the schema is not there yet.
+const UNDEFINED_TABLE = '42P01';
 
 type Command = keyof typeof COMMAND_OPTIONS;
-type Options = Partial<Record<'email' | 'name' | 'plan' | 'key-id' | 'expires-in', string>>;
+type Options = Partial<Record<'email' | 'id' | 'name' | 'plan' | 'key-id' | 'expires-in', string>>;
 
 const emailSchema = z
   .string()
@@ -73,7 +86,9 @@ const displayNameSchema = z
   .min(1, 'must not be empty')
   .refine((name) => [...name].length <= 200 && !name.includes('\u0000'), 'must be at most 200 characters');
 
-const keyIdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'not a key id (UUID)');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const keyIdSchema = z.string().regex(UUID, 'not a key id (UUID)');
+const accountIdSchema = z.string().regex(UUID, 'not an account id (UUID)');
 const expiresInSchema = z
   .string()
   .regex(/^\d+$/, 'must be a whole number of seconds')
@@ -87,6 +102,7 @@ const parseCommandLine = (argv: readonly string[]): { command: Command | 'help';
       args: [...argv],
       options: {
         email: { type: 'string' },
+        id: { type: 'string' },
         name: { type: 'string' },
         plan: { type: 'string' },
         'key-id': { type: 'string' },
@@ -110,10 +126,14 @@ const parseCommandLine = (argv: readonly string[]): { command: Command | 'help';
   }
   const known = COMMAND_OPTIONS[command as Command];
   const options = parsed.values as Options;
+  const accepted: readonly string[] = [...known.required, ...known.optional, ...(known.account ? ['email', 'id'] : [])];
   for (const name of Object.keys(options)) {
-    if (!(known.required as readonly string[]).includes(name) && !(known.optional as readonly string[]).includes(name)) {
+    if (!accepted.includes(name)) {
       throw new AdminError(`${command} does not take --${name}${HINT}`, 2);
     }
+  }
+  if (known.account && (options.email === undefined) === (options.id === undefined)) {
+    throw new AdminError(`${command} needs the account as either --email or --id${HINT}`, 2);
   }
   for (const name of known.required) {
     if (options[name] === undefined) {
@@ -131,15 +151,29 @@ const valid = <T>(schema: z.ZodType<T>, value: string | undefined, option: strin
   return parsed.data;
 };
 
-/** Addresses are not unique (migration 0002): act only when exactly one account has it. */
-const findOneAccountByEmail = async (pool: DatabasePool, email: string): Promise<AccountRow> => {
+/**
+ * The account a command names: by --id, or by --email when exactly one account has that address
+ * (addresses are not unique: an unverified provider address gets an account of its own).
+ */
+const findAccount = async (pool: DatabasePool, options: Options): Promise<AccountRow> => {
+  if (options.id !== undefined) {
+    const id = valid(accountIdSchema, options.id, 'id');
+    const account = await findAccountById(pool, id);
+    if (account === null) {
+      throw new AdminError(`no account has the id ${id}`);
+    }
+    return account;
+  }
+  const email = valid(emailSchema, options.email, 'email');
   const accounts = await findAccountsByEmail(pool, email);
   const [account] = accounts;
   if (account === undefined) {
     throw new AdminError(`no account has the e-mail ${email}`);
   }
   if (accounts.length > 1) {
-    throw new AdminError(`ambiguous: ${accounts.length} accounts have the e-mail ${email} (${accounts.map((each) => each.id).join(', ')})`);
+    throw new AdminError(
+      `ambiguous: ${accounts.length} accounts have the e-mail ${email} (${accounts.map((each) => each.id).join(', ')}); name one with --id (list-accounts --email ${email} shows them)`,
+    );
   }
   return account;
 };
@@ -151,7 +185,7 @@ const requirePlan = async (pool: DatabasePool, plan: string): Promise<void> => {
 };
 
 /** Commands that change what authentication decides: API processes must hear of them before we return. */
-const CHANGES_AUTHENTICATION: ReadonlySet<Command> = new Set(['set-plan', 'deactivate', 'activate', 'roll-key']);
+const CHANGES_AUTHENTICATION: ReadonlySet<Command> = new Set(['set-plan', 'deactivate', 'activate', 'roll-key', 'revoke-key']);
 
 class RedisUnreachable extends Error {}
 
@@ -167,10 +201,13 @@ const connectRedis = async (config: Config): Promise<RedisClient> => {
   }
 };
 
-const run = async (pool: DatabasePool, command: Command, options: Options, announce: (accountId: string) => Promise<void>): Promise<Record<string, unknown>> => {
-  const email = valid(emailSchema, options.email, 'email');
+/** Runs a change of what authentication decides for an account so that every API process hears of it exactly. */
+type Announce = <T>(accountId: string, change: () => Promise<T>) => Promise<T>;
+
+const run = async (pool: DatabasePool, command: Command, options: Options, announce: Announce): Promise<Record<string, unknown>> => {
   switch (command) {
     case 'create-account': {
+      const email = valid(emailSchema, options.email, 'email');
       const displayName = valid(displayNameSchema, options.name, 'name');
       const plan = options.plan ?? 'free';
       await requirePlan(pool, plan);
@@ -186,20 +223,19 @@ const run = async (pool: DatabasePool, command: Command, options: Options, annou
     }
     case 'create-key': {
       const name = valid(apiKeyNameSchema, options.name, 'name');
-      const account = await findOneAccountByEmail(pool, email);
+      const account = await findAccount(pool, options);
       const created = await createApiKey(pool, { accountId: account.id, name });
       if (created === null) {
-        throw new AdminError(`no account has the e-mail ${email}`);
+        throw new AdminError(`no account has the id ${account.id}`);
       }
       return { id: created.id, key: created.key, key_prefix: created.keyPrefix };
     }
     case 'roll-key': {
       const keyId = valid(keyIdSchema, options['key-id'], 'key-id');
       const expiresInS = valid(expiresInSchema, options['expires-in'] ?? String(DEFAULT_ROLL_EXPIRES_IN_S), 'expires-in');
-      const account = await findOneAccountByEmail(pool, email);
-      const rolled = await rollApiKey(pool, { accountId: account.id, id: keyId, expiresInS, now: new Date() });
+      const account = await findAccount(pool, options);
       // The previous key's expiry (or revocation) reaches every API process that cached it.
-      await announce(account.id);
+      const rolled = await announce(account.id, () => rollApiKey(pool, { accountId: account.id, id: keyId, expiresInS, now: new Date() }));
       return {
         id: rolled.id,
         key: rolled.key,
@@ -209,20 +245,39 @@ const run = async (pool: DatabasePool, command: Command, options: Options, annou
         previous_key_expires_at: rolled.previousKeyExpiresAt,
       };
     }
+    case 'revoke-key': {
+      const keyId = valid(keyIdSchema, options['key-id'], 'key-id');
+      const account = await findAccount(pool, options);
+      // As DELETE /v1/api-keys/{key_id}: every API process that cached the key refuses it from its next request.
+      const revoked = await announce(account.id, () => revokeApiKey(pool, { accountId: account.id, id: keyId }));
+      if (revoked === null) {
+        throw new AdminError('no such API key on this account');
+      }
+      return { id: revoked, status: 'revoked' };
+    }
+    case 'list-accounts': {
+      const email = options.email === undefined ? undefined : valid(emailSchema, options.email, 'email');
+      return { accounts: await listAccountsForAdmin(pool, { email }) };
+    }
     case 'set-plan': {
       const plan = options.plan ?? '';
       await requirePlan(pool, plan);
-      const account = await updateAccountPlan(pool, { id: (await findOneAccountByEmail(pool, email)).id, plan });
-      await announce(account.id);
+      const { id } = await findAccount(pool, options);
+      const account = await announce(id, () => updateAccountPlan(pool, { id, plan }));
       return { id: account.id, email: account.email, plan: account.plan };
     }
     case 'deactivate':
     case 'activate': {
-      const account = await updateAccountActive(pool, { id: (await findOneAccountByEmail(pool, email)).id, isActive: command === 'activate' });
-      await announce(account.id);
+      const { id } = await findAccount(pool, options);
+      const account = await announce(id, () => updateAccountActive(pool, { id, isActive: command === 'activate' }));
       return { id: account.id, email: account.email, is_active: account.is_active };
     }
   }
+};
+
+const codeOf = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 };
 
 const explain = (error: unknown, config: Config): { message: string; exitCode: number } => {
@@ -242,9 +297,15 @@ const explain = (error: unknown, config: Config): { message: string; exitCode: n
   if (error instanceof AppError && error.code === 'api_key_not_rollable') {
     return { message: 'the key is revoked or has already been rolled', exitCode: 1 };
   }
-  const code = (error as { code?: unknown } | null)?.code;
-  if (error instanceof ConnectionError || (typeof code === 'string' && UNREACHABLE_CODES.has(code))) {
-    return { message: `cannot connect to PostgreSQL at ${redactUrl(config.databaseUrl)}: is it running, and is the database migrated (npm run migrate)?`, exitCode: 1 };
+  // slonik wraps the driver's error; its cause carries the SQLSTATE or socket code.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const code = codeOf(error) ?? codeOf(cause);
+  if (error instanceof ConnectionError || (code !== undefined && UNREACHABLE_CODES.has(code))) {
+    // Named by its code (wrong role or password, no database, server down), as `npm start` does.
+    return { message: describeDatabaseProblem(codeOf(error) === undefined && cause !== undefined ? cause : error, config.databaseUrl), exitCode: 1 };
+  }
+  if (code === UNDEFINED_TABLE) {
+    return { message: `the database at ${redactUrl(config.databaseUrl)} is not migrated: run npm run migrate (or npm start) first`, exitCode: 1 };
   }
   // Never the driver's message: it can carry SQL text and bound values.
   const described = describeError(error);
@@ -266,11 +327,14 @@ const main = async (): Promise<number> => {
     }
     pool = await createDatabasePool(config.databaseUrl, { maxPoolSize: 2 });
     const connected = redis;
-    const result = await run(pool, command, options, async (accountId) => {
-      if (connected !== undefined) {
-        await publishAuthChange(connected, config.redisPrefix, accountId);
-      }
-    });
+    const announce: Announce = async (accountId, change) =>
+      connected === undefined
+        ? change()
+        : changeAuthentication(connected, config.redisPrefix, accountId, change, () => {
+            // Committed and exact all the same: API processes read PostgreSQL for this account until the mark expires.
+            process.stderr.write('admin: warning: could not signal the change through Redis; it is in force all the same (API processes read this account from PostgreSQL for a while)\n');
+          });
+    const result = await run(pool, command, options, announce);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Config } from '../shared/config.ts';
+import { describeDatabaseProblem } from '../shared/db/describeDatabaseProblem.ts';
 import { ensureDatabase } from '../shared/db/ensureDatabase.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { redactUrl } from '../shared/db/redactUrl.ts';
 import { connectRedisOnce } from '../shared/redis/connectRedisOnce.ts';
 import { describeRedisTarget } from '../shared/redis/RedisTarget.ts';
 
@@ -12,11 +12,8 @@ import { describeRedisTarget } from '../shared/redis/RedisTarget.ts';
 export const preflight = async (config: Config): Promise<{ problem?: string; applied: string[] }> => {
   try {
     await ensureDatabase(config.databaseUrl);
-  } catch {
-    return {
-      applied: [],
-      problem: `PostgreSQL is not reachable at ${redactUrl(config.databaseUrl)}: start it (for example \`docker compose up -d postgres\`, or your system's PostgreSQL service) or point DATABASE_URL at one.`,
-    };
+  } catch (error) {
+    return { applied: [], problem: describeDatabaseProblem(error, config.databaseUrl) };
   }
   try {
     (await connectRedisOnce(config.redis, 'bss:preflight')).disconnect();
@@ -24,8 +21,12 @@ export const preflight = async (config: Config): Promise<{ problem?: string; app
     const setting = config.redis.kind === 'cluster' ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
     return {
       applied: [],
-      problem: `Redis is not reachable at ${describeRedisTarget(config.redis)}: start it (for example \`docker compose up -d redis\`, or \`redis-server\`) or point ${setting} at one.`,
+      problem: `Redis is not reachable at ${describeRedisTarget(config.redis)}: start it (your system's Redis service, or \`redis-server\`) or point ${setting} at one.`,
     };
   }
-  return { applied: await migrate(config.databaseUrl) };
+  try {
+    return { applied: await migrate(config.databaseUrl) };
+  } catch (error) {
+    return { applied: [], problem: describeDatabaseProblem(error, config.databaseUrl, 'migrate') };
+  }
 };

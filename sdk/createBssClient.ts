@@ -35,6 +35,7 @@ export const MEDIA_TYPES: Readonly<Record<SimulationFormat, string>> = {
   json: 'application/json',
   ndjson: 'application/x-ndjson',
   csv: 'text/csv',
+  parquet: 'application/vnd.apache.parquet',
 };
 
 /** The run's identity, from the `Simulation-*` headers (absent from services older than the second wave). */
@@ -52,7 +53,10 @@ export interface SimulationStream {
   readonly simulation: SimulationIdentity;
   /** The body's bytes as they arrive, exactly as the API sent them (for files). Read it or `records`, once. */
   readonly bytes: AsyncIterable<Uint8Array>;
-  /** The records, parsed from the body as it arrives. */
+  /**
+   * The records, parsed from the body: NDJSON and CSV as it arrives, JSON and Parquet once it is whole
+   * (a Parquet file's footer comes last); every format yields the same records, integers as numbers.
+   */
   readonly records: () => AsyncGenerator<SimulationRecord>;
 }
 

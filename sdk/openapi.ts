@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Run a simulation
-         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`) or CSV (`text/csv`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.
+         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.
          */
         post: operations["runSimulation"];
         delete?: never;
@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * A completed run's records, again
-         * @description Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).
+         * @description Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).
          */
         get: operations["replaySimulation"];
         put?: never;
@@ -192,6 +192,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's usage by day and by credential, split by how runs ended
+         * @description A calendar month (UTC) of the account's runs: per day (`days`, every day up to today, zeros included) and per credential (`credentials`: each API key and the browser sessions), each with the runs in every status apart (`by_status`: completed, cancelled, failed, timed out, queued). `requests` and `interactions` are what counts against the monthly quota, as `GET /v1/usage` counts it, so the current month's `totals` (unfiltered) equal its `usage`. `credential` narrows `days` and `totals` to one credential; `credentials` always lists every one.
+         */
+        get: operations["getDailyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the plans and their limits
+         * @description Every plan of this service with its limits, smallest first (the caller's own plan is `plan` of `GET /v1/account`). Plans are set per account by the service's operator (`npm run --silent admin -- set-plan --email E --plan P`); a change applies from the account's next request.
+         */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -224,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Roll an API key: a new key of the same name, the old one working for a grace period
-         * @description The previous key keeps authenticating until `previous_key_expires_at` (`expires_in` seconds, default 86400; 0 revokes it at once), then fails like a revoked key. A roll does not count against the active-key limit.
+         * @description The previous key keeps authenticating until `previous_key_expires_at` (`expires_in` seconds, default 86400; 0 revokes it at once), then fails like a revoked key. A roll does not count against the active-key limit, but an account holds at most its limit plus one authenticating keys (keys in a grace period count), so a roll with a grace period beyond that is refused; `expires_in: 0` never is. Creations and rolls together are limited to 20 per account per hour.
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -253,6 +293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign-in providers this server offers
+         * @description The identity providers configured on this server (the others answer 503 on `GET /v1/auth/{provider}`), for a sign-in page to offer only those; in development, also how to sign in on the local machine.
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/{provider}": {
         parameters: {
             query?: never;
@@ -262,7 +322,7 @@ export interface paths {
         };
         /**
          * Start an OAuth sign-in
-         * @description Redirects the browser to the identity provider with a fresh CSRF state (and PKCE challenge).
+         * @description Redirects the browser to the identity provider with a fresh CSRF state (and PKCE challenge). A sign-in started on another host name of the same listener (`127.0.0.1` where `PUBLIC_URL` says `localhost`) is first redirected to the same path on `PUBLIC_URL`, whose host the provider returns to.
          */
         get: operations["startSignIn"];
         put?: never;
@@ -468,8 +528,11 @@ export interface components {
                 profile: string;
                 seed: number;
                 num_interactions: number;
-                /** @enum {string} */
-                status: "queued" | "completed" | "failed" | "timed_out";
+                /**
+                 * @description How the run ended: `completed`; `failed` or `timed_out`, faults of the service, given back to the quota; `cancelled`, its client left or stopped reading (given back if it left before the first bytes, else charged for what was made); `queued` while it runs.
+                 * @enum {string}
+                 */
+                status: "queued" | "completed" | "failed" | "timed_out" | "cancelled";
                 /** Format: date-time */
                 created_at: string;
                 finished_at: string | null;
@@ -497,8 +560,11 @@ export interface components {
             profile: string;
             seed: number;
             num_interactions: number;
-            /** @enum {string} */
-            status: "queued" | "completed" | "failed" | "timed_out";
+            /**
+             * @description How the run ended: `completed`; `failed` or `timed_out`, faults of the service, given back to the quota; `cancelled`, its client left or stopped reading (given back if it left before the first bytes, else charged for what was made); `queued` while it runs.
+             * @enum {string}
+             */
+            status: "queued" | "completed" | "failed" | "timed_out" | "cancelled";
             /** Format: date-time */
             created_at: string;
             finished_at: string | null;
@@ -548,6 +614,203 @@ export interface components {
                 interactions: number;
             };
         };
+        DailyUsage: {
+            period: {
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+            };
+            /** @description The sum of `days`. */
+            totals: {
+                /** @description Every run, in any status. */
+                runs: number;
+                /** @description Requests counted against the monthly quota (as GET /v1/usage counts them). */
+                requests: number;
+                /** @description Interactions counted against the monthly quota. */
+                interactions: number;
+                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. */
+                by_status: {
+                    queued: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    completed: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    failed: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    timed_out: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    cancelled: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                };
+            };
+            /** @description One entry per UTC day of the period up to today (the whole month for an earlier period), oldest first. */
+            days: {
+                /**
+                 * Format: date
+                 * @description A UTC day.
+                 */
+                date: string;
+                /** @description Every run, in any status. */
+                runs: number;
+                /** @description Requests counted against the monthly quota (as GET /v1/usage counts them). */
+                requests: number;
+                /** @description Interactions counted against the monthly quota. */
+                interactions: number;
+                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. */
+                by_status: {
+                    queued: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    completed: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    failed: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    timed_out: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    cancelled: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                };
+            }[];
+            /** @description Each credential that made a run in the period (every one, whatever `credential` filters), most runs first. */
+            credentials: {
+                credential: {
+                    /** @constant */
+                    type: "api_key";
+                    /** Format: uuid */
+                    api_key_id: string;
+                    key_prefix: string;
+                } | {
+                    /** @constant */
+                    type: "session";
+                };
+                /** @description Every run, in any status. */
+                runs: number;
+                /** @description Requests counted against the monthly quota (as GET /v1/usage counts them). */
+                requests: number;
+                /** @description Interactions counted against the monthly quota. */
+                interactions: number;
+                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. */
+                by_status: {
+                    queued: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    completed: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    failed: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    timed_out: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                    cancelled: {
+                        /** @description Runs in this status (ledger rows), counted or not. */
+                        runs: number;
+                        /** @description Of those, the runs that count a request against the monthly quota. */
+                        requests: number;
+                        /** @description The interactions they count against the monthly quota. */
+                        interactions: number;
+                    };
+                };
+                /** @description When its latest run of the period was made. */
+                last_run_at: string | null;
+            }[];
+        };
+        /** @description Every plan the service has, smallest first. */
+        PlanList: {
+            name: string;
+            /** @description Simulation requests a minute (sliding window). */
+            requests_per_minute: number;
+            /** @description Simulation requests a calendar month (UTC). */
+            monthly_requests: number;
+            /** @description Interactions generated a calendar month (UTC). */
+            monthly_interactions: number;
+            /** @description Interactions in one simulation request. */
+            max_interactions_per_request: number;
+            /** @description Simulations running at once. */
+            max_concurrent_simulations: number;
+            /** @description Active API keys (a key in its roll grace period does not count). */
+            max_active_api_keys: number;
+        }[];
         ApiKeyList: {
             /** Format: uuid */
             id: string;
@@ -599,6 +862,19 @@ export interface components {
             status: "revoked";
             /** Format: uuid */
             id: string;
+        };
+        SignInProviders: {
+            /** @description The providers configured on this server (a client id is set), in a stable order; possibly none. */
+            providers: {
+                /** @enum {string} */
+                name: "github" | "google";
+                /** @description The name to show, e.g. `GitHub`. */
+                label: string;
+                /** @description Where sign-in starts: `/v1/auth/{provider}`. */
+                url: string;
+            }[];
+            /** @description In development (`NODE_ENV=development`), how to sign in on this machine without a real provider; null otherwise. */
+            local_sign_in: string | null;
         };
         LogoutResult: {
             /** @constant */
@@ -766,8 +1042,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Only runs of this preset: a name or the alias `mobile`. */
                 preset?: string;
-                /** @description Only runs in this status. */
-                status?: "queued" | "completed" | "failed" | "timed_out";
+                /** @description Only runs in this status: `queued`, `completed`, `failed` (a fault of the service), `timed_out`, or `cancelled` (the client left or stopped reading). */
+                status?: "queued" | "completed" | "failed" | "timed_out" | "cancelled";
             };
             header?: never;
             path?: never;
@@ -823,7 +1099,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`, costing no rate limit, quota or slot; a first attempt that failed keeps nothing. */
+                /** @description Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`; a first attempt that failed keeps nothing. A replayed simulation counts in the rate window and takes a concurrency slot while it streams (429 as for a new run), is refused beyond the account's current per-request maximum (403), and costs no monthly quota; a replayed key creation creates nothing and costs nothing. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -861,9 +1137,10 @@ export interface operations {
                     "application/json": components["schemas"]["SimulationResult"];
                     "application/x-ndjson": string;
                     "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
                 };
             };
-            /** @description `invalid_idempotency_key`: Idempotency-Key is not 1–255 characters of visible ASCII; `invalid_json`: the body is not parseable JSON (or not UTF-8). */
+            /** @description `invalid_idempotency_key`: Idempotency-Key is not 1–255 characters of visible ASCII; `invalid_json`: the body is not parseable JSON (or not UTF-8), or nests arrays and objects deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -885,7 +1162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`). */
+            /** @description `account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`; an idempotent replay too, against the current plan), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`). */
             403: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -951,7 +1228,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`. */
+            /** @description `rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`; an idempotent replay is limited the same way. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1093,6 +1370,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulationResult"];
                     "application/x-ndjson": string;
                     "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
                 };
             };
             /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
@@ -1107,10 +1385,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            /** @description `interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`; `account_disabled`. */
             403: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1141,7 +1423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `simulation_not_completed`: the run is queued, failed or timed out (`details.status`); `preset_unavailable`: its preset is out of service. */
+            /** @description `simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service. */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1305,6 +1587,85 @@ export interface operations {
             };
         };
     };
+    getDailyUsage: {
+        parameters: {
+            query?: {
+                /** @description The month as `YYYY-MM` (from 2000-01, not after the current one); default the current month. */
+                period?: string;
+                /** @description `session`, or the id of one of the caller's API keys: only its runs count in `days` and `totals` (a key id of no run of the caller counts nothing). */
+                credential?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage of the month. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyUsage"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a malformed or future `period`, a `credential` that is neither `session` nor a UUID, or an unknown parameter; `details.issues` names it. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every plan. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanList"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -1352,7 +1713,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`, costing no rate limit, quota or slot; a first attempt that failed keeps nothing. */
+                /** @description Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`; a first attempt that failed keeps nothing. A replayed simulation counts in the rate window and takes a concurrency slot while it streams (429 as for a new run), is refused beyond the account's current per-request maximum (403), and costs no monthly quota; a replayed key creation creates nothing and costs nothing. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1376,7 +1737,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreatedOrReplayed"];
                 };
             };
-            /** @description `invalid_idempotency_key`: Idempotency-Key is not 1–255 characters of visible ASCII; `invalid_json`: the body is not parseable JSON (or not UTF-8). */
+            /** @description `invalid_idempotency_key`: Idempotency-Key is not 1–255 characters of visible ASCII; `invalid_json`: the body is not parseable JSON (or not UTF-8), or nests arrays and objects deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1398,7 +1759,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `api_key_limit_reached` (`limit`) beyond the plan's active keys; `account_disabled`; `csrf_rejected`. */
+            /** @description `api_key_limit_reached` (`limit`) beyond the plan's active keys, or when the limit plus one keys already authenticate (keys in a roll's grace period count); `account_disabled`; `csrf_rejected`. */
             403: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1450,6 +1811,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay is not counted. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     rollApiKey: {
@@ -1478,7 +1851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRolled"];
                 };
             };
-            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), or does not inflate. */
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1520,7 +1893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `api_key_not_rollable`: the key is revoked or has already been rolled. */
+            /** @description `api_key_not_rollable`: the key is revoked or has already been rolled, or the roll would leave more than the plan's active-key limit plus one keys authenticating (`limit`). */
             409: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1554,6 +1927,18 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1618,6 +2003,27 @@ export interface operations {
             };
         };
     };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configured providers. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInProviders"];
+                };
+            };
+        };
+    };
     startSignIn: {
         parameters: {
             query?: never;
@@ -1630,11 +2036,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Redirect to the provider's authorize endpoint. */
+            /** @description Redirect to the provider's authorize endpoint (or first to the same path on `PUBLIC_URL`). */
             302: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
-                    /** @description The provider's authorize URL. */
+                    /** @description The provider's authorize URL, or this path on `PUBLIC_URL`. */
                     Location?: string;
                     [name: string]: unknown;
                 };

@@ -1,7 +1,9 @@
+import { parseParquetRecords } from './parseParquetRecords.ts';
+
 /** One record as the API sends it: `sequence_id`, `interaction_id`, `state` and the preset's fields. */
 export type SimulationRecord = Record<string, number | string>;
 
-export type SimulationFormat = 'json' | 'ndjson' | 'csv';
+export type SimulationFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
 
 const decode = async function* (chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   // A multi-byte character may straddle two chunks; the streaming decoder keeps its first bytes.
@@ -108,6 +110,12 @@ const parseJson = async function* (chunks: AsyncIterable<Uint8Array>): AsyncGene
   yield* (JSON.parse(text) as { data: SimulationRecord[] }).data;
 };
 
-/** The records of a simulation body in `format`, one at a time, as the bytes arrive. */
+/**
+ * The records of a simulation body in `format`, one at a time: NDJSON and CSV as the bytes arrive, JSON
+ * and Parquet once the body is whole (each is one document whose structure closes at its end).
+ */
 export const parseRecordStream = (format: SimulationFormat, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<SimulationRecord> =>
-  format === 'ndjson' ? parseNdjson(chunks) : format === 'csv' ? parseCsv(chunks) : parseJson(chunks);
+  format === 'ndjson' ? parseNdjson(chunks)
+  : format === 'csv' ? parseCsv(chunks)
+  : format === 'parquet' ? parseParquetRecords(chunks)
+  : parseJson(chunks);

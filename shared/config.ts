@@ -17,8 +17,15 @@ const url = z.url({ protocol: /^https?$/ });
 const DEFAULT_REDIS_PREFIX = 'bss';
 
 /**
- * Every setting the service reads from the environment. Each `.describe()` text is also the README's
- * configuration table (test/spine/config.test.ts keeps them equal), so say unit and default there.
+
+ * The longest SIMULATION_TIMEOUT_MS accepted, in milliseconds (10 minutes). The worker refuses a job whose
+ * deadline lies further ahead than this, whatever wrote it.
+ */
+export const MAX_SIMULATION_TIMEOUT_MS = 600_000;
+
+/**
+ * Every setting the service reads from the environment. Each `.describe()` text is also the
+ * configuration table of docs/configuration.md (test/spine/config.test.ts keeps them equal), so say unit and default there.
  */
 export const configSchema = z.object({
   NODE_ENV: z
@@ -44,7 +51,7 @@ export const configSchema = z.object({
     .default('info')
     .describe('pino log level. Default `info`.'),
   WORKER_THREADS: z.coerce.number().int().min(1).max(256).optional().describe('Simulation threads per worker process (and the BullMQ concurrency). Default: cores − 1, at least 1.'),
-  SIMULATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000).describe('Deadline of one simulation, queueing included, in milliseconds. Default `30000`.'),
+  SIMULATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(MAX_SIMULATION_TIMEOUT_MS).default(30_000).describe('Deadline of one simulation, queueing included, in milliseconds. Default `30000`.'),
   DISABLED_PRESETS: z
     .string()
     .default('')

@@ -3,6 +3,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import type { RedisClient } from '../shared/redis/createRedis.ts';
 import { CHUNK_BYTES, estimateRecordBytes } from '../shared/engine/index.ts';
 import { describeError } from '../shared/errors/describeError.ts';
+import { estimateParquetBytes } from '../shared/parquet/estimateParquetBytes.ts';
 import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { RunControl } from './createRunControl.ts';
@@ -55,7 +56,9 @@ export const createSimulationProcessor =
       format: data.format,
     };
     // A run that fits one chunk goes the lean way: no port, the whole body comes back as the task's result.
-    const streamed = estimateRecordBytes(task, task.format) > CHUNK_BYTES;
+    // Parquet has its own bound (pass-through for the parquet format).
+    const estimate = task.format === 'parquet' ? estimateParquetBytes(task) : estimateRecordBytes(task, task.format);
+    const streamed = estimate > CHUNK_BYTES;
     let sender: ChunkSender | undefined;
     let channel: MessageChannel | undefined;
     let result: SimulationTaskResult;

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { createLogger } from '../shared/logger.ts';
+import { watchParent } from '../shared/process/watchParent.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
 import { startPoolMetricsPublisher } from './startPoolMetricsPublisher.ts';
 import { startSimulationWorker } from './startSimulationWorker.ts';
@@ -50,11 +51,16 @@ const shutdown = async (signal: string): Promise<void> => {
   logger.info('worker stopped');
   process.exit(0);
 };
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    shutdown(signal).catch((error: unknown) => {
-      logger.error({ error: describeError(error) }, 'worker shutdown failed');
-      process.exit(1);
-    });
+const stop = (reason: string): void => {
+  shutdown(reason).catch((error: unknown) => {
+    logger.error({ error: describeError(error) }, 'worker shutdown failed');
+    process.exit(1);
   });
+};
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => stop(signal));
+}
+// Started by `npm start`'s supervisor (ops): stop with it, even when it was killed without a chance to say so.
+if (process.channel !== undefined) {
+  watchParent((reason) => stop(`supervisor gone (${reason})`));
 }

@@ -1,5 +1,6 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { writeRecordChunks } from '../shared/engine/index.ts';
+import { CHUNK_BYTES, writeRecordChunks } from '../shared/engine/index.ts';
+import { writeParquetChunks } from '../shared/parquet/writeParquetChunks.ts';
 import { resultEnvelope } from './resultEnvelope.ts';
 import { type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS } from './simulationTask.ts';
 
@@ -17,7 +18,15 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
   const { port, format } = task;
   const envelope = format === 'json' ? resultEnvelope(task) : undefined;
   let computeMs = 0;
-  const chunks = writeRecordChunks(task, format, {
+  // Parquet (a pass-through for the parquet format): its own writer, a pure function of the run's inputs
+  // like writeRecordChunks and cut into chunks the same way; no envelope, only the compute time.
+  const chunks = format === 'parquet' ? writeParquetChunks(task, {
+    // Streamed, its first chunk is its small first row group.
+    chunkBytes: port === undefined ? Number.POSITIVE_INFINITY : CHUNK_BYTES,
+    onEnd: () => {
+      computeMs = Math.round(performance.now() - started);
+    },
+  }) : writeRecordChunks(task, format, {
     // A small first chunk: the response's first bytes leave while the rest is printed.
     ...(port === undefined ? { chunkBytes: Number.POSITIVE_INFINITY } : { firstChunkBytes: FIRST_CHUNK_BYTES }),
     ...(envelope === undefined ? {} : { head: envelope.head }),

@@ -9,14 +9,39 @@ import type { Services } from '../Services.ts';
 import { type CachedPrincipal, principalCache } from './principalCache.ts';
 import { recordApiKeyUse } from './recordApiKeyUse.ts';
 
-// RFC 9110: the scheme is case-insensitive; the credential is one token after exactly one space (README).
+// RFC 9110: the scheme is case-insensitive; the credential is one token after exactly one space (docs/api.md "Authentication").
 const BEARER = /^Bearer (\S+)$/i;
+const HOW = 'send Authorization: Bearer <API key>, the key being bs_live_ followed by 32 letters and digits.';
+
+/**
+ * Why a header is not `Bearer <key>`, in words a developer can act on: a missing scheme or another one is
+ * not a revoked key. Still 401 `invalid_credentials`; the header's value is never echoed (it may be a key).
+ */
+const malformation = (authorization: string): string => {
+  const trimmed = authorization.trim();
+  if (trimmed === '') {
+    return `The Authorization header is empty: ${HOW}`;
+  }
+  if (trimmed.startsWith('bs_')) {
+    return `The Authorization header lacks its scheme: ${HOW}`;
+  }
+  if (!/^bearer\b/i.test(trimmed)) {
+    return `The Authorization scheme must be Bearer (API keys are the only credential this header carries): ${HOW}`;
+  }
+  if (/^bearer$/i.test(trimmed)) {
+    return `Bearer is not followed by a key: ${HOW}`;
+  }
+  if (!/^bearer \S/i.test(authorization)) {
+    return `Bearer must be followed by exactly one space, then the key: ${HOW}`;
+  }
+  return `The API key is malformed: ${HOW}`;
+};
 
 const parseKey = (authorization: string): string => {
   const key = BEARER.exec(authorization)?.[1];
   // Anything not shaped like a key is refused without a database round trip.
   if (key === undefined || !API_KEY_PATTERN.test(key)) {
-    throw invalidCredentials();
+    throw invalidCredentials(malformation(authorization));
   }
   return key;
 };
@@ -52,20 +77,24 @@ export const authenticateApiKey = async (services: Services, authorization: stri
 
 /**
  * Loads a key's principal and caches it under the account's current credential version. The version is
- * read before the credential (so a change committed after the read publishes a newer version, and this
- * entry is not trusted past it); the account is known only from a first read, hence two reads on a miss.
+ * read before the credential (so a change marked after the read replaces the version, and this entry is
+ * not trusted past it); the account is known only from a first read, hence two reads on a miss. While a
+ * change of the account is pending (shared/auth/authVersion.ts) nothing is cached: the principal read
+ * here answers this request alone, without a version to confirm, and the next request reads again.
  */
-const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: string): Promise<CachedPrincipal> => {
+const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: string): Promise<{ readonly principal: Principal; readonly expiresAt: number | null }> => {
   const cache = principalCache(services);
   cache.delete(cacheKey);
   const { accountId } = toPrincipal(await findApiKeyCredential(services.pool, digest), services.now().getTime());
   const authVersion = await readAuthVersion(services.redis, services.redisPrefix, accountId);
   const credential = await findApiKeyCredential(services.pool, digest);
-  const entry: CachedPrincipal = {
-    principal: { ...toPrincipal(credential, services.now().getTime()), authVersion },
-    // A rolled key's grace period, judged per request (the cache holds the key until then).
-    expiresAt: credential === null ? null : expiryOf(credential),
-  };
+  const principal = toPrincipal(credential, services.now().getTime());
+  // A rolled key's grace period, judged per request (the cache holds the key until then).
+  const expiresAt = credential === null ? null : expiryOf(credential);
+  if (authVersion === undefined) {
+    return { principal, expiresAt };
+  }
+  const entry: CachedPrincipal = { principal: { ...principal, authVersion }, expiresAt };
   cache.set(cacheKey, entry);
   return entry;
 };
@@ -78,7 +107,7 @@ const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: strin
 export const authenticateApiKeyCached = async (services: Services, authorization: string, options: { reload?: boolean } = {}): Promise<Principal> => {
   const digest = digestApiKey(parseKey(authorization));
   const cacheKey = digest.toString('base64');
-  let entry = options.reload ? undefined : principalCache(services).get(cacheKey);
+  let entry: { readonly principal: Principal; readonly expiresAt: number | null } | undefined = options.reload ? undefined : principalCache(services).get(cacheKey);
   entry ??= await loadPrincipal(services, digest, cacheKey);
   if (isApiKeyExpired(entry.expiresAt, services.now().getTime())) {
     throw invalidCredentials();

@@ -1,7 +1,9 @@
 import type { DatabasePool } from 'slonik';
+import { lockAccountEmail } from '../../shared/db/queries/accounts.ts';
 import {
   findAccountByIdentity,
   findAccountByVerifiedEmail,
+  findUnclaimedAccountByEmail,
   insertIdentity,
   insertLoginAccount,
   lockLoginKey,
@@ -20,9 +22,11 @@ export interface CompletedLogin {
 }
 
 /**
- * Signs an identity in: its own account when it has one; else the account of another provider's identity
- * reporting the same verified address (linking); else a new account. Then a new session, replacing the
- * one the browser held, if any; all in one transaction, so a failure leaves no half-made account.
+ * Signs an identity in: its own account when it has one; else, only when the provider reports the address
+ * verified, the account of another provider's identity with the same verified address (linking), or an
+ * account the operator made for that address that nobody has signed in to yet (claiming); else a new
+ * account. An unverified address joins nothing, so it can take over no account. Then a new session,
+ * replacing the one the browser held, if any; all in one transaction, so a failure leaves no half-made account.
  */
 export const completeLogin = async (
   pool: DatabasePool,
@@ -38,12 +42,17 @@ export const completeLogin = async (
     await lockLoginKey(transaction, `identity:${profile.provider}:${profile.providerUserId}`);
     if (profile.emailVerified) {
       await lockLoginKey(transaction, `email:${email.toLowerCase()}`);
+      // The lock admin create-account takes too: an account made for this address at the same moment is
+      // either committed before this looks for it, or sees this login's account and refuses the address.
+      await lockAccountEmail(transaction, email);
     }
     const identity = { provider: profile.provider, providerUserId: profile.providerUserId, email, emailVerified: profile.emailVerified };
     let account = await findAccountByIdentity(transaction, identity);
     let created = false;
     if (account === null) {
-      account = profile.emailVerified ? await findAccountByVerifiedEmail(transaction, { email, exceptProvider: profile.provider }) : null;
+      if (profile.emailVerified) {
+        account = (await findAccountByVerifiedEmail(transaction, { email, exceptProvider: profile.provider })) ?? (await findUnclaimedAccountByEmail(transaction, email));
+      }
       if (account === null) {
         account = await insertLoginAccount(transaction, { email, displayName: profile.displayName });
         created = true;

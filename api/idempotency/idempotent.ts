@@ -38,7 +38,9 @@ const noop = async (): Promise<void> => {};
 
 /**
  * The Idempotency-Key check, between authentication (its scope is the account) and everything that
- * counts a request (a replay costs no rate limit, quota or slot). A request without the header passes
+ * counts a new request: a replay is answered here, through the route's `replay`, which applies the limits
+ * a replay has (for a simulation: a rate entry and a slot, no quota; a key creation creates nothing and
+ * costs nothing). A request without the header passes
  * through at the cost of one header lookup. The truth is a PostgreSQL row whose primary key only one
  * request can insert, whichever API process it reaches.
  */
@@ -158,6 +160,7 @@ const answerAgain = async <State extends AppState>(
   if (record.status === 'running' || record.response_status === null) {
     throw idempotencyKeyInUse();
   }
-  ctx.set('Idempotent-Replayed', 'true');
   await route.replay(ctx, { status: record.response_status, response: record.response });
+  // After the replay's own checks: a replay refused by a limit (429, 403) is no replay of the first answer.
+  ctx.set('Idempotent-Replayed', 'true');
 };

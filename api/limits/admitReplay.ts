@@ -1,28 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors/errors.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
 import { limitKeys } from './limitKeys.ts';
-import { REPLAY_ADMISSION_SCRIPT } from './replayAdmissionScript.ts';
+import { limitScripts, REPLAY_ADMISSION_OUTCOMES } from './limitScripts.ts';
 
 const WINDOW_US = 60_000_000;
-
-interface ReplayScriptedRedis {
-  bssAdmitReplay(rateWindow: string, slots: string, ...args: (string | number)[]): Promise<number[]>;
-}
-
-const defined = new WeakSet<RedisClient>();
-
-const replayScript = (redis: RedisClient): ReplayScriptedRedis => {
-  if (!defined.has(redis)) {
-    redis.defineCommand('bssAdmitReplay', { numberOfKeys: 2, lua: REPLAY_ADMISSION_SCRIPT });
-    defined.add(redis);
-  }
-  return redis as unknown as ReplayScriptedRedis;
-};
 
 interface ReplayAdmission {
   readonly headers: Readonly<Record<string, string>>;
@@ -33,9 +18,10 @@ interface ReplayAdmission {
 }
 
 /**
- * The rate limiter and a concurrency slot for a replay, in one round trip, and nothing of the monthly
- * quota. `wantsSlot` false (the run cannot be replayed) still counts the request in the rate window, as
- * every admitted attempt of POST /v1/simulations does, so probing ids costs rate like anything else.
+ * The rate limiter and a concurrency slot for a replay (history or idempotent), in one round trip, and
+ * nothing of the monthly quota. `wantsSlot` false (the run cannot be replayed, or not by this plan) still
+ * counts the request in the rate window, as every admitted attempt of POST /v1/simulations does, so
+ * probing ids costs rate like anything else.
  */
 export const admitReplay = async (
   services: Services,
@@ -45,7 +31,7 @@ export const admitReplay = async (
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
   const replayId = randomUUID();
   const { plan } = input;
-  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await replayScript(services.redis).bssAdmitReplay(
+  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await limitScripts(services.redis).bssAdmitReplay(
     keys.rateWindow,
     keys.slots,
     plan.requests_per_minute,
@@ -61,13 +47,13 @@ export const admitReplay = async (
     RateLimit: `"rpm";r=${remaining};t=${reset}`,
   };
   switch (outcome) {
-    case 0:
+    case REPLAY_ADMISSION_OUTCOMES.admitted:
       return { headers, period, replayId };
-    case 6:
+    case REPLAY_ADMISSION_OUTCOMES.rateCounted:
       return { headers, period };
-    case 1:
+    case REPLAY_ADMISSION_OUTCOMES.rateLimited:
       return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case 5:
+    case REPLAY_ADMISSION_OUTCOMES.concurrencyFull:
       return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
     default:
       throw new Error(`unexpected replay admission outcome ${outcome}`);

@@ -11,9 +11,8 @@ import { listRecentAdmissions, sumReservedUsage } from '../../shared/db/queries/
 import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
-import { ADMISSION_OUTCOMES } from './admissionScript.ts';
 import { limitKeys } from './limitKeys.ts';
-import { limitScripts } from './limitScripts.ts';
+import { ADMISSION_OUTCOMES, limitScripts } from './limitScripts.ts';
 
 const WINDOW_S = 60;
 const WINDOW_US = WINDOW_S * 1_000_000;

@@ -7,3 +7,6 @@ export const limitKeys = (prefix: string, accountId: string, periodKey: string) 
   quota: `${prefix}:quota:{${accountId}}:${periodKey}`,
   slots: `${prefix}:slots:{${accountId}}`,
 });
+
+/** The window of an account's API key creations and rolls (admitKeyChange.lua), under the same hash tag. */
+export const keyChangeWindowKey = (prefix: string, accountId: string): string => `${prefix}:keychanges:{${accountId}}`;

@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { DatabasePool } from 'slonik';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PRESET_NAMES } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { WorkerPoolSnapshot } from '../../shared/metrics/workerPools.ts';
@@ -9,6 +10,7 @@ import { checkDependencies } from '../routes/health/checkDependencies.ts';
 import type { Lifecycle } from '../Services.ts';
 import { collectQueueCounts } from './collectQueueCounts.ts';
 import { readWorkerPools } from './readWorkerPools.ts';
+import { SIMULATION_METRIC_OUTCOMES } from './recordSimulation.ts';
 import { sharedWhilePending } from './sharedWhilePending.ts';
 
 /** Every series this process reports, in a registry of its own (tests get one per app, never a global). */
@@ -52,10 +54,17 @@ export const createMetrics = (options: CreateMetricsOptions): Metrics => {
   });
   const simulations = new Counter({
     name: 'bss_simulations_total',
-    help: 'Admitted simulations by canonical preset and outcome (completed, failed, timed_out, unavailable).',
+    help: `Admitted simulations by canonical preset and outcome (${SIMULATION_METRIC_OUTCOMES.join(', ')}): cancelled is a run whose client left or stopped reading, failed a fault of the service.`,
     labelNames: ['preset', 'outcome'] as const,
     registers,
   });
+  // Every series exists from the start at 0, so a rate over it (and the dashboard's cancelled series) is
+  // defined before its first event instead of appearing only once one happened.
+  for (const preset of PRESET_NAMES) {
+    for (const outcome of SIMULATION_METRIC_OUTCOMES) {
+      simulations.inc({ preset, outcome }, 0);
+    }
+  }
   const queueWait = new Histogram({
     name: 'bss_simulation_queue_wait_seconds',
     help: 'Time from enqueueing a simulation to a worker starting it.',

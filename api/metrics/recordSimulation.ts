@@ -1,6 +1,12 @@
 import type { Metrics } from './createMetrics.ts';
 
-type SimulationMetricOutcome = 'completed' | 'failed' | 'timed_out' | 'unavailable';
+/**
+ * Every outcome of an admitted run, as the `outcome` label of bss_simulations_total: `cancelled` (its
+ * client left or stopped reading) is apart from `failed` (a fault of ours).
+ */
+export const SIMULATION_METRIC_OUTCOMES = ['completed', 'failed', 'timed_out', 'cancelled', 'unavailable'] as const;
+
+type SimulationMetricOutcome = (typeof SIMULATION_METRIC_OUTCOMES)[number];
 
 export interface SimulationObservation {
   /** The canonical preset name. */

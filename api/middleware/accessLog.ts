@@ -2,7 +2,10 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/logger.ts';
 import type { AppState } from '../AppState.ts';
 
-/** One line per request. Path only: query strings can carry OAuth codes and states. */
+// Load balancers and Kubernetes poll the probes every few seconds: at info they would drown every other line.
+const PROBES = new Set(['/health', '/ready']);
+
+/** One line per request (probes at debug). Path only: query strings can carry OAuth codes and states. */
 export const accessLog =
   (logger: Logger): Middleware<AppState> =>
   async (ctx, next) => {
@@ -10,7 +13,7 @@ export const accessLog =
     try {
       await next();
     } finally {
-      logger.info(
+      logger[PROBES.has(ctx.path) && ctx.method === 'GET' ? 'debug' : 'info'](
         {
           request_id: ctx.state.requestId,
           method: ctx.method,

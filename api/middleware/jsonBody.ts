@@ -3,8 +3,9 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { AppError } from '../../shared/errors/AppError.ts';
-import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, payloadTooLarge, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
+import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, jsonTooDeep, payloadTooLarge, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
 import type { AppState } from '../AppState.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './exceedsJsonDepth.ts';
 
 // A body can be read once; a second step that needs it (the Idempotency-Key check reads it before the
 // rate limiter, the route's own step after) gets the first reading's outcome, error included.
@@ -55,6 +56,10 @@ const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknow
   // A JSON document is never empty: "Content-Type: application/json" and no text is a client's bug.
   if (text.trim() === '') {
     throw invalidJson();
+  }
+  // Decided before parsing: a body nested past the limit is refused like unparseable JSON.
+  if (exceedsJsonDepth(text)) {
+    throw jsonTooDeep(MAX_JSON_DEPTH);
   }
   try {
     return JSON.parse(text) as unknown;

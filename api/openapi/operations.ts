@@ -9,11 +9,13 @@ import {
   createApiKeyBodySchema,
   rollApiKeyRequestSchema,
 } from '../routes/apiKeys/schema.ts';
-import { logoutResponseSchema, providerSchema } from '../routes/auth/schema.ts';
+import { logoutResponseSchema, providerSchema, signInProvidersResponseSchema } from '../routes/auth/schema.ts';
 import { healthResponseSchema, readinessResponseSchema } from '../routes/health/schema.ts';
 import { presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
 import { listSimulationsQuerySchema, runListSchema, runSchema } from '../routes/simulations/historySchema.ts';
 import { simulationRequestSchema, simulationResultSchema } from '../routes/simulations/schema.ts';
+import { planListSchema } from '../routes/plans/schema.ts';
+import { dailyUsageQuerySchema, dailyUsageResponseSchema } from '../routes/usage/dailyUsageSchema.ts';
 import { usageResponseSchema } from '../routes/usage/schema.ts';
 import { PRESETS } from '../../shared/engine/index.ts';
 
@@ -83,7 +85,7 @@ const authFailures = {
 } as const;
 
 const bodyFailures = {
-  400: error('`invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), or does not inflate.'),
+  400: error('`invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels.'),
   413: error('`payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`).'),
   415: error('`unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate.'),
   422: error('`validation_failed`: the body fails the schema; `details.issues` lists `{path, message}` per problem, unknown fields included.'),
@@ -94,7 +96,7 @@ const IDEMPOTENCY_KEY: ParameterSpec = {
   in: 'header',
   required: false,
   description:
-    "Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`, costing no rate limit, quota or slot; a first attempt that failed keeps nothing.",
+    "Makes a retry safe: 1–255 characters of visible ASCII, scoped to the account and kept 24 h. The same key with the same method, path, body (compared by value) and `Accept` answers the first 2xx response again with `Idempotent-Replayed: true`; a first attempt that failed keeps nothing. A replayed simulation counts in the rate window and takes a concurrency slot while it streams (429 as for a new run), is refused beyond the account's current per-request maximum (403), and costs no monthly quota; a replayed key creation creates nothing and costs nothing.",
   schema: z.string().min(1).max(255).regex(/^[\x21-\x7e]+$/),
 };
 /** The result's other media types, besides JSON (POST /v1/simulations and a history replay alike). */
@@ -102,6 +104,8 @@ const SIMULATION_ALTERNATIVES = {
   'application/x-ndjson': 'One record per line, each the same JSON object as in `data`, in order, `\\n` after every line.',
   'text/csv; charset=utf-8':
     "RFC 4180 CSV: a header row of the preset's `record_fields` names in catalog order, then one CRLF-ended row per record, numbers printed as in the JSON.",
+  'application/vnd.apache.parquet':
+    "An Apache Parquet file (binary): one column per `record_fields` entry in catalog order (integer fields INT64, number fields DOUBLE holding the JSON number's value, strings UTF-8; a field that can be null is an optional column), row groups of at most 65,536 rows streamed as they are made. Key-value metadata `bss.preset`, `bss.profile`, `bss.seed`, `bss.num_interactions`, `bss.engine_version`.",
 };
 /** The run's identity, in every format. */
 const SIMULATION_HEADERS = {
@@ -204,7 +208,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: 'Run a simulation',
     description:
-      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`) or CSV (`text/csv`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
+      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
     security: CALLER,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: named('SimulationRequest', simulationRequestSchema),
@@ -216,18 +220,18 @@ export const OPERATIONS: readonly OperationSpec[] = [
         headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS, ...REPLAYED },
       },
       ...bodyFailures,
-      400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8).`),
+      400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8), or nests arrays and objects deeper than 32 levels.`),
       422: idempotencyFailures[422],
       401: authFailures[401],
       406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
       403: error(
-        '`account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`).',
+        '`account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`; an idempotent replay too, against the current plan), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`).',
         RATE_LIMIT_FIELDS,
       ),
       409: error('`preset_unavailable`: the preset is currently unavailable; `idempotency_key_in_use` (with `Retry-After: 1`) while the first request with this Idempotency-Key runs.', {
         'Retry-After': 'With `idempotency_key_in_use`: 1.',
       }),
-      429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
+      429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`; an idempotent replay is limited the same way.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
       500: error('`internal_error`: the run failed unexpectedly; it costs no quota.'),
       503: unavailable,
       504: error('`simulation_timeout`: the run did not finish within the deadline (default 30 s); it costs no quota.'),
@@ -246,7 +250,13 @@ export const OPERATIONS: readonly OperationSpec[] = [
       { name: 'limit', in: 'query', required: false, description: 'Runs per page, 1–100; default 20.', schema: listSimulationsQuerySchema.shape.limit },
       { name: 'cursor', in: 'query', required: false, description: "The previous page's `next_cursor`, as it is (opaque).", schema: listSimulationsQuerySchema.shape.cursor },
       { name: 'preset', in: 'query', required: false, description: 'Only runs of this preset: a name or the alias `mobile`.', schema: listSimulationsQuerySchema.shape.preset },
-      { name: 'status', in: 'query', required: false, description: 'Only runs in this status.', schema: listSimulationsQuerySchema.shape.status },
+      {
+        name: 'status',
+        in: 'query',
+        required: false,
+        description: 'Only runs in this status: `queued`, `completed`, `failed` (a fault of the service), `timed_out`, or `cancelled` (the client left or stopped reading).',
+        schema: listSimulationsQuerySchema.shape.status,
+      },
     ],
     responses: {
       200: { description: 'A page of runs.', body: named('RunList', runListSchema) },
@@ -275,7 +285,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: "A completed run's records, again",
     description:
-      "Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).",
+      "Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).",
     security: CALLER,
     parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run.', schema: runSchema.shape.simulation_id }],
     responses: {
@@ -288,7 +298,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
       ...authFailures,
       406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
       404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable).", RATE_LIMIT_FIELDS),
-      409: error('`simulation_not_completed`: the run is queued, failed or timed out (`details.status`); `preset_unavailable`: its preset is out of service.', RATE_LIMIT_FIELDS),
+      403: error('`interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account\'s current `max_interactions_per_request`; `account_disabled`.', RATE_LIMIT_FIELDS),
+      409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service.', RATE_LIMIT_FIELDS),
       410: error("`engine_version_retired`: the engine major that made the run was removed (`details.service_version`).", RATE_LIMIT_FIELDS),
       429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
       500: error('`internal_error`: the run failed unexpectedly.'),
@@ -313,6 +324,35 @@ export const OPERATIONS: readonly OperationSpec[] = [
     summary: "The caller's plan, usage and remaining quota this month",
     security: CALLER,
     responses: { 200: { description: 'Usage and quota of the current calendar month (UTC).', body: named('Usage', usageResponseSchema) }, ...authFailures },
+  },
+  {
+    method: 'get',
+    path: '/v1/usage/daily',
+    operationId: 'getDailyUsage',
+    tag: 'Account',
+    summary: "The caller's usage by day and by credential, split by how runs ended",
+    description:
+      "A calendar month (UTC) of the account's runs: per day (`days`, every day up to today, zeros included) and per credential (`credentials`: each API key and the browser sessions), each with the runs in every status apart (`by_status`: completed, cancelled, failed, timed out, queued). `requests` and `interactions` are what counts against the monthly quota, as `GET /v1/usage` counts it, so the current month's `totals` (unfiltered) equal its `usage`. `credential` narrows `days` and `totals` to one credential; `credentials` always lists every one.",
+    security: CALLER,
+    parameters: [
+      { name: 'period', in: 'query', required: false, description: 'The month as `YYYY-MM` (from 2000-01, not after the current one); default the current month.', schema: dailyUsageQuerySchema.shape.period },
+      { name: 'credential', in: 'query', required: false, description: '`session`, or the id of one of the caller\'s API keys: only its runs count in `days` and `totals` (a key id of no run of the caller counts nothing).', schema: dailyUsageQuerySchema.shape.credential },
+    ],
+    responses: {
+      200: { description: 'The usage of the month.', body: named('DailyUsage', dailyUsageResponseSchema) },
+      ...authFailures,
+      422: error('`validation_failed`: a malformed or future `period`, a `credential` that is neither `session` nor a UUID, or an unknown parameter; `details.issues` names it.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/plans',
+    operationId: 'listPlans',
+    tag: 'Catalog',
+    summary: 'List the plans and their limits',
+    description:
+      "Every plan of this service with its limits, smallest first (the caller's own plan is `plan` of `GET /v1/account`). Plans are set per account by the service's operator (`npm run --silent admin -- set-plan --email E --plan P`); a change applies from the account's next request.",
+    responses: { 200: { description: 'Every plan.', body: named('PlanList', planListSchema) } },
   },
   {
     method: 'get',
@@ -342,9 +382,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
       },
       ...bodyFailures,
       ...idempotencyFailures,
-      400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8).`),
+      400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8), or nests arrays and objects deeper than 32 levels.`),
       401: authFailures[401],
-      403: error("`api_key_limit_reached` (`limit`) beyond the plan's active keys; `account_disabled`; `csrf_rejected`."),
+      403: error("`api_key_limit_reached` (`limit`) beyond the plan's active keys, or when the limit plus one keys already authenticate (keys in a roll's grace period count); `account_disabled`; `csrf_rejected`."),
+      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay is not counted.', RETRY_AFTER),
     },
   },
   {
@@ -354,7 +395,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'API keys',
     summary: 'Roll an API key: a new key of the same name, the old one working for a grace period',
     description:
-      'The previous key keeps authenticating until `previous_key_expires_at` (`expires_in` seconds, default 86400; 0 revokes it at once), then fails like a revoked key. A roll does not count against the active-key limit.',
+      'The previous key keeps authenticating until `previous_key_expires_at` (`expires_in` seconds, default 86400; 0 revokes it at once), then fails like a revoked key. A roll does not count against the active-key limit, but an account holds at most its limit plus one authenticating keys (keys in a grace period count), so a roll with a grace period beyond that is refused; `expires_in: 0` never is. Creations and rolls together are limited to 20 per account per hour.',
     security: CALLER,
     parameters: [{ name: 'key_id', in: 'path', required: true, description: 'The id (UUID) of the key to roll.', schema: apiKeyRevokedSchema.shape.id }],
     requestBody: named('RollApiKeyRequest', rollApiKeyRequestSchema),
@@ -365,7 +406,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
       422: error('`validation_failed`: `expires_in` is not an integer from 0 to 604800, or the body has unknown fields.'),
       ...authFailures,
       404: error("`api_key_not_found`: unknown, malformed, or another account's key id."),
-      409: error('`api_key_not_rollable`: the key is revoked or has already been rolled.'),
+      409: error('`api_key_not_rollable`: the key is revoked or has already been rolled, or the roll would leave more than the plan\'s active-key limit plus one keys authenticating (`limit`).'),
+      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour.', RETRY_AFTER),
     },
   },
   {
@@ -385,14 +427,25 @@ export const OPERATIONS: readonly OperationSpec[] = [
   },
   {
     method: 'get',
+    path: '/v1/auth/providers',
+    operationId: 'listSignInProviders',
+    tag: 'Sign-in',
+    summary: 'The sign-in providers this server offers',
+    description:
+      'The identity providers configured on this server (the others answer 503 on `GET /v1/auth/{provider}`), for a sign-in page to offer only those; in development, also how to sign in on the local machine.',
+    responses: { 200: { description: 'The configured providers.', body: named('SignInProviders', signInProvidersResponseSchema) } },
+  },
+  {
+    method: 'get',
     path: '/v1/auth/{provider}',
     operationId: 'startSignIn',
     tag: 'Sign-in',
     summary: 'Start an OAuth sign-in',
-    description: 'Redirects the browser to the identity provider with a fresh CSRF state (and PKCE challenge).',
+    description:
+      "Redirects the browser to the identity provider with a fresh CSRF state (and PKCE challenge). A sign-in started on another host name of the same listener (`127.0.0.1` where `PUBLIC_URL` says `localhost`) is first redirected to the same path on `PUBLIC_URL`, whose host the provider returns to.",
     parameters: [{ name: 'provider', in: 'path', required: true, description: 'The identity provider.', schema: providerSchema }],
     responses: {
-      302: { description: "Redirect to the provider's authorize endpoint.", headers: { Location: "The provider's authorize URL." } },
+      302: { description: "Redirect to the provider's authorize endpoint (or first to the same path on `PUBLIC_URL`).", headers: { Location: "The provider's authorize URL, or this path on `PUBLIC_URL`." } },
       404: error('`provider_not_found`: not `github` or `google`.'),
       405: error('`method_not_allowed`: `GET /v1/auth/logout` (logout takes POST).', { Allow: 'The methods the path takes.' }),
       503: error('`service_unavailable`: the provider is not configured on this server.', RETRY_AFTER),

@@ -26,6 +26,7 @@ export const settleSimulation = async (services: Services, admitted: AdmittedSim
     startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
     finishedAt: new Date(outcome.finishedAt).toISOString(),
     computeMs: outcome.status === 'completed' ? outcome.computeMs : null,
+    chargedInteractions: outcome.status === 'completed' ? admitted.numInteractions : null,
   });
   if (outcome.status === 'completed') {
     // A completed run keeps its quota whoever settles it, so its slot is freed alongside the ledger write.

@@ -92,7 +92,7 @@ export const simulateCommand = (context: CliContext): Command =>
     .option('--profile <profile>', "one of the preset's profiles (its default profile otherwise)")
     .option('--seed <seed>', 'a seed, 0-4294967295, for a reproducible run (drawn by the service otherwise)', integerIn(0, 4_294_967_295))
     .requiredOption('-n, --num-interactions <n>', 'number of interactions (records) to generate', integerIn(1, Number.MAX_SAFE_INTEGER))
-    .addOption(new Option('--format <format>', 'output format').choices(['json', 'ndjson', 'csv']).default('json'))
+    .addOption(new Option('--format <format>', 'output format (parquet: an Apache Parquet file, best with --out)').choices(['json', 'ndjson', 'csv', 'parquet']).default('json'))
     .option('--out <file>', 'write the records to FILE (whole or not at all) instead of stdout')
     .option('--idempotency-key <key>', 'Idempotency-Key to send (a fresh one otherwise); repeating it replays the first run')
     .option('--engine-version <version>', 'engine major ("1", "2") or exact service_version (the newest otherwise)')

@@ -13,5 +13,5 @@ export type {
 } from './presetTypes.ts';
 export { resolvePreset } from './resolvePreset.ts';
 export { writeRecordsJson } from './writeRecordsJson.ts';
-export { OUTPUT_FORMATS, type OutputFormat } from './outputFormat.ts';
+export { OUTPUT_FORMATS, type OutputFormat, type TextFormat } from './outputFormat.ts';
 export { CHUNK_BYTES, estimateRecordBytes, writeRecordChunks } from './writeRecordChunks.ts';

@@ -1,6 +1,6 @@
 import { byteChunk } from './byteChunk.ts';
 import type { ByteChunk } from './byteChunk.ts';
-import type { OutputFormat } from './outputFormat.ts';
+import type { TextFormat } from './outputFormat.ts';
 import type { PresetModel } from './simulator.ts';
 
 export const KIND_INTEGER = 0;
@@ -26,12 +26,12 @@ export interface RecordLayout {
 }
 
 // Keyed by the model itself, then the format: each engine version has its own model objects for a preset.
-const layouts = new Map<PresetModel, Map<OutputFormat, RecordLayout>>();
+const layouts = new Map<PresetModel, Map<TextFormat, RecordLayout>>();
 
 // What surrounds the values in each format. JSON and NDJSON print the same object per record (NDJSON
 // without the array's commas, a newline after each); CSV prints bare values (names and enum values are
 // plain identifiers, so RFC 4180 needs no quoting) and ends each row with CRLF.
-const SYNTAX: Readonly<Record<OutputFormat, { readonly keyed: boolean; readonly firstHead: string; readonly nextHead: string; readonly end: string }>> = {
+const SYNTAX: Readonly<Record<TextFormat, { readonly keyed: boolean; readonly firstHead: string; readonly nextHead: string; readonly end: string }>> = {
   json: { keyed: true, firstHead: '{', nextHead: ',{', end: '}' },
   ndjson: { keyed: true, firstHead: '{', nextHead: '{', end: '}\n' },
   csv: { keyed: false, firstHead: '', nextHead: '', end: '\r\n' },
@@ -40,7 +40,7 @@ const SYNTAX: Readonly<Record<OutputFormat, { readonly keyed: boolean; readonly 
 // Names and enum values are plain identifiers, so they need no JSON escaping and are one byte per char.
 const PLAIN = /^[A-Za-z0-9_]+$/;
 
-function buildLayout(model: PresetModel, format: OutputFormat): RecordLayout {
+function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
   const syntax = SYNTAX[format];
   const fields = model.fields;
   const first = fields[0];
@@ -85,7 +85,7 @@ function buildLayout(model: PresetModel, format: OutputFormat): RecordLayout {
   };
 }
 
-export function recordLayout(model: PresetModel, format: OutputFormat = 'json'): RecordLayout {
+export function recordLayout(model: PresetModel, format: TextFormat = 'json'): RecordLayout {
   let byFormat = layouts.get(model);
   if (byFormat === undefined) {
     byFormat = new Map();

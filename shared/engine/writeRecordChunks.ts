@@ -1,6 +1,6 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
-import type { OutputFormat } from './outputFormat.ts';
+import type { TextFormat } from './outputFormat.ts';
 import { ENGINE_VERSION } from './engineVersion.ts';
 import { engineModels } from './engineVersions.ts';
 import type { SimulationInput } from './presetTypes.ts';
@@ -32,7 +32,7 @@ const ASCII = new TextEncoder();
  * fresh ArrayBuffer (its view may end before the buffer does), so it can be transferred to another thread
  * and the next chunk printed meanwhile. At most one chunk is held here at a time.
  */
-export function* writeRecordChunks(input: SimulationInput, format: OutputFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
+export function* writeRecordChunks(input: SimulationInput, format: TextFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model, format);
   const { kinds, decimals, after, enumChunks, maxRecordBytes } = layout;
@@ -101,7 +101,7 @@ export function* writeRecordChunks(input: SimulationInput, format: OutputFormat,
 }
 
 /** An upper bound of the run's bytes in a format, records only: decides whether a run needs streaming at all. */
-export function estimateRecordBytes(input: SimulationInput, format: OutputFormat): number {
+export function estimateRecordBytes(input: SimulationInput, format: TextFormat): number {
   // The layout of the engine that will run: each engine version has its own model objects.
   const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
   const model = engineModels(serviceVersion)?.[input.preset];

@@ -14,10 +14,14 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 
 export const invalidJson = (): AppError => new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
 
+/** Parseable perhaps, but nested past what any endpoint accepts: refused before anything walks it. */
+export const jsonTooDeep = (maxDepth: number): AppError =>
+  new AppError(400, 'invalid_json', `The request body nests arrays and objects deeper than ${maxDepth} levels.`, { details: { max_depth: maxDepth } });
+
 export const invalidIdempotencyKey = (): AppError =>
   new AppError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters of visible ASCII (0x21-0x7E).');
 
-/** HTTP the server cannot parse (README "Errors"): answered before any route sees it, or by Koa's parser. */
+/** HTTP the server cannot parse (docs/errors.md): answered before any route sees it, or by Koa's parser. */
 export const malformedRequest = (): AppError => new AppError(400, 'malformed_request', 'The request is not well-formed HTTP/1.1.');
 
 /** The client hung up before its body arrived: nobody reads this answer, and it is not our fault. */
@@ -38,8 +42,9 @@ export const authenticationRequired = (): AppError =>
     headers: { 'WWW-Authenticate': 'Bearer realm="api"' },
   });
 
-export const invalidCredentials = (): AppError =>
-  new AppError(401, 'invalid_credentials', 'The credentials are invalid, revoked or expired.', {
+/** `message` says how a malformed Authorization header must look; the code stays `invalid_credentials`. */
+export const invalidCredentials = (message = 'The credentials are invalid, revoked or expired.'): AppError =>
+  new AppError(401, 'invalid_credentials', message, {
     headers: { 'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"' },
   });
 
@@ -125,6 +130,15 @@ export const idempotencyKeyInUse = (): AppError =>
 export const apiKeyNotRollable = (): AppError =>
   new AppError(409, 'api_key_not_rollable', 'This API key is revoked or has already been rolled.');
 
+/** A roll that would leave more working keys (grace periods included) than the plan's limit plus one. */
+export const apiKeyRollLimitReached = (limit: number): AppError =>
+  new AppError(
+    409,
+    'api_key_not_rollable',
+    `Rolling this key would leave more than ${limit} keys authenticating, counting keys in a roll's grace period; revoke one, or roll with expires_in 0.`,
+    { details: { limit } },
+  );
+
 export const payloadTooLarge = (): AppError =>
   new AppError(413, 'payload_too_large', `The request body exceeds ${BODY_LIMIT_BYTES} bytes.`);
 
@@ -146,6 +160,13 @@ export const idempotencyKeyReused = (): AppError =>
 
 export const rateLimitExceeded = (limit: number, retryAfter: number): AppError =>
   new AppError(429, 'rate_limit_exceeded', `Rate limit of ${limit} requests per minute exceeded; retry in ${retryAfter} s.`, {
+    details: { limit, retry_after: retryAfter },
+    headers: retryHeaders(retryAfter),
+  });
+
+/** Creating and rolling API keys: a limit per account per hour, apart from the simulations' per minute. */
+export const keyChangeRateLimitExceeded = (limit: number, retryAfter: number): AppError =>
+  new AppError(429, 'rate_limit_exceeded', `Limit of ${limit} API key creations and rolls per hour exceeded; retry in ${retryAfter} s.`, {
     details: { limit, retry_after: retryAfter },
     headers: retryHeaders(retryAfter),
   });

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../engine/outputFormat.ts';
 import { PRESET_NAMES } from '../engine/presetTypes.ts';
+import { MAX_SIMULATION_TIMEOUT_MS } from '../config.ts';
+
+/** The most interactions one job may ask for: the largest plan's per-request maximum. */
+const MAX_JOB_INTERACTIONS = 1_000_000;
+// Clocks of the API and worker hosts may differ a little; a deadline beyond the longest timeout by more is no API's.
+const DEADLINE_CLOCK_SKEW_MS = 60_000;
+// A deadline long past is no run anyone waits for; older than this it is malformed, not merely late.
+const DEADLINE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /** BullMQ job name; the queue carries one kind of job, the name only labels it in dashboards. */
 export const SIMULATION_JOB_NAME = 'simulate';
@@ -15,7 +23,7 @@ export const simulationJobDataSchema = z.object({
   preset: z.enum(PRESET_NAMES),
   profile: z.string().min(1).max(64),
   seed: z.int().min(0).max(4_294_967_295),
-  numInteractions: z.int().min(1),
+  numInteractions: z.int().min(1).max(MAX_JOB_INTERACTIONS),
   /**
    * The exact engine version to run, resolved by the API (metadata.service_version). A job enqueued by a
    * deployment that predates engine selection only knew engine 1.0.0, so that is what it gets.
@@ -30,7 +38,13 @@ export const simulationJobDataSchema = z.object({
   /** The answering API's version, echoed as metadata.api_version so a rolling deploy never mislabels it. */
   apiVersion: z.string().min(1).max(32),
   /** Epoch milliseconds after which nobody waits for the result: the worker aborts the run then. */
-  deadline: z.int().positive(),
+  // Bounded against the clock at parse time (the worker parses each job as it takes it): a job with a
+  // deadline years ahead would hold a thread as long as it likes.
+  deadline: z
+    .int()
+    .positive()
+    .refine((deadline) => deadline <= Date.now() + MAX_SIMULATION_TIMEOUT_MS + DEADLINE_CLOCK_SKEW_MS, 'deadline too far ahead')
+    .refine((deadline) => deadline >= Date.now() - DEADLINE_MAX_AGE_MS, 'deadline absurdly old'),
   /** The reply stream of the one API process waiting for this result (shared/jobs/replyKeys.ts). */
   replyTo: z.string().min(1).max(200),
   /** The response format; a job from before formats existed is JSON. */

@@ -204,6 +204,66 @@ test('a command on an e-mail shared by several accounts fails as ambiguous and c
   assertFailed(t, await admin(['create-key', '--email', email, '--name', 'k']), /ambiguous/);
 });
 
+test('an e-mail shared by several accounts: the refusal names their ids and --id; --id then acts on the one named', async (t) => {
+  const email = unique();
+  const first = await buildAccount(app.services.pool, { email });
+  const second = await buildAccount(app.services.pool, { email });
+  const refused = await admin(['set-plan', '--email', email, '--plan', 'pro']);
+  assertFailed(t, refused, new RegExp(`ambiguous: 2 accounts have the e-mail ${email} \\(${first.id}, ${second.id}\\); name one with --id`));
+  const plan = await admin(['set-plan', '--id', second.id, '--plan', 'pro']);
+  t.is(plan.code, 0, plan.stderr);
+  t.deepEqual(json(plan), { id: second.id, email, plan: 'pro' });
+  t.is((await accountRow(first.id))?.plan, 'free');
+  const created = await admin(['create-key', '--id', second.id, '--name', 'ci']);
+  t.is(created.code, 0, created.stderr);
+  const { key, id: keyId } = json(created) as { key: string; id: string };
+  t.is((await get('/v1/account', key)).body.id, second.id);
+  const rolled = await admin(['roll-key', '--id', second.id, '--key-id', keyId, '--expires-in', '0']);
+  t.is(rolled.code, 0, rolled.stderr);
+  t.is((await get('/v1/account', key)).status, 401);
+  for (const command of ['deactivate', 'activate'] as const) {
+    const run = await admin([command, '--id', second.id]);
+    t.is(run.code, 0, run.stderr);
+    t.is(json(run).is_active, command === 'activate');
+  }
+  t.is((await accountRow(first.id))?.is_active, true);
+  assertFailed(t, await admin(['activate', '--id', '00000000-0000-4000-8000-000000000000']), /no account has the id 00000000-0000-4000-8000-000000000000/);
+});
+
+test('list-accounts prints every account with an address (or all), with its providers and active keys', async (t) => {
+  const email = unique();
+  const first = await buildAccount(app.services.pool, { email, plan: 'pro' });
+  const second = await buildAccount(app.services.pool, { email: email.toUpperCase() });
+  await buildApiKey(app.services.pool, first.id);
+  const run = await admin(['list-accounts', '--email', email]);
+  t.is(run.code, 0, run.stderr);
+  const { accounts } = json(run) as { accounts: Array<Record<string, unknown>> };
+  t.deepEqual(
+    accounts.map(({ id, email: address, plan, is_active, authentication_methods, active_api_keys }) => ({ id, address, plan, is_active, authentication_methods, active_api_keys })),
+    [
+      { id: first.id, address: email, plan: 'pro', is_active: true, authentication_methods: [], active_api_keys: 1 },
+      { id: second.id, address: email.toUpperCase(), plan: 'free', is_active: true, authentication_methods: [], active_api_keys: 0 },
+    ],
+  );
+  t.deepEqual(Object.keys(accounts[0] ?? {}).sort(), ['active_api_keys', 'authentication_methods', 'created_at', 'display_name', 'email', 'id', 'is_active', 'plan']);
+  const all = json(await admin(['list-accounts'])) as { accounts: Array<{ id: string }> };
+  t.true([first.id, second.id].every((id) => all.accounts.some((account) => account.id === id)));
+});
+
+test('revoke-key revokes a key of the named account at once; another account\'s key is not found', async (t) => {
+  const account = await buildAccount(app.services.pool);
+  const other = await buildAccount(app.services.pool);
+  const { id, key } = await buildApiKey(app.services.pool, account.id);
+  const foreign = await buildApiKey(app.services.pool, other.id);
+  t.is((await get('/v1/account', key)).status, 200);
+  const run = await admin(['revoke-key', '--email', account.email, '--key-id', id]);
+  t.is(run.code, 0, run.stderr);
+  t.deepEqual(json(run), { id, status: 'revoked' });
+  t.is((await get('/v1/account', key)).status, 401);
+  assertFailed(t, await admin(['revoke-key', '--id', account.id, '--key-id', foreign.id]), /no such API key on this account/);
+  t.is((await get('/v1/account', foreign.key)).status, 200);
+});
+
 test('set-plan prints {id, email, plan} and the account reports the new plan', async (t) => {
   const account = await buildAccount(app.services.pool);
   const { key } = await buildApiKey(app.services.pool, account.id);
@@ -267,6 +327,11 @@ test('a malformed command line exits 2 with a one-line message', async (t) => {
     [['activate', '--email', 'a@example.com', '--force'], /--force/],
     [['activate', '--email'], /--email/],
     [['create-account', '--email', 'not-an-address', '--name', 'X'], /--email/],
+    [['deactivate'], /needs the account as either --email or --id/],
+    [['deactivate', '--email', 'a@example.com', '--id', '00000000-0000-4000-8000-000000000000'], /either --email or --id/],
+    [['deactivate', '--id', 'nope'], /--id: not an account id/],
+    [['revoke-key', '--email', 'a@example.com'], /needs --key-id/],
+    [['list-accounts', '--id', '00000000-0000-4000-8000-000000000000'], /does not take --id/],
   ];
   for (const [args, pattern] of bad) {
     const run = await admin(args);
@@ -277,6 +342,6 @@ test('a malformed command line exits 2 with a one-line message', async (t) => {
 
 test('an unreachable database is a one-line error that does not reveal the password', async (t) => {
   const run = await admin(['activate', '--email', 'a@example.com'], 'postgres://postgres:hunter2secret@127.0.0.1:1/nowhere');
-  assertFailed(t, run, /cannot connect to PostgreSQL/);
+  assertFailed(t, run, /^admin: PostgreSQL is not reachable at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nowhere/);
   t.false(run.stderr.includes('hunter2secret'));
 });

@@ -7,6 +7,7 @@ import test from 'ava';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
+import { readParquet } from '../parquet/readParquet.ts';
 import { cliEnv, ROOT, runCli, shellLine } from './spawnCli.ts';
 
 let app: TestApp;
@@ -64,4 +65,20 @@ test('--no-progress keeps even a terminal free of the bar', async (t) => {
   t.false(output.includes('records/s'));
   t.false(output.includes('\u001b'));
   t.regex(output, new RegExp(`${LONG_RUN} records, \\d+ bytes written to `));
+});
+
+test('a Parquet run under a terminal draws the bar by bytes and ends it at 100 % with every record', async (t) => {
+  const target = await enterpriseCaller();
+  const file = tempFile('long.parquet');
+  const command = shellLine(['npm', 'run', '--silent', 'cli', '--', 'simulate', '--preset', 'finance', '--seed', '3', '-n', String(LONG_RUN), '--format', 'parquet', '--out', file]);
+  const transcript = await new Promise<{ code: number; output: string }>((resolve) => {
+    execFile('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: cliEnv(target), timeout: 90_000 }, (error, stdout) =>
+      resolve({ code: error === null ? 0 : Number(error.code), output: stdout }),
+    );
+  });
+  t.is(transcript.code, 0, transcript.output);
+  // A Parquet file counts its rows in its footer, its last bytes: the bar completes once the body is whole.
+  t.regex(transcript.output, new RegExp(`100% \\| ${LONG_RUN}/${LONG_RUN} records \\| [\\d.]+ (KiB|MiB) \\| \\d+ records/s \\| ETA `));
+  const written = await readParquet(await readFile(file));
+  t.is(written.records.length, LONG_RUN);
 });

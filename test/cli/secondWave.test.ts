@@ -23,7 +23,7 @@ const caller = async (plan = 'enterprise') => {
   return { url: app.url, key: key.key, keyId: key.id };
 };
 
-const ACCEPT: Record<SimulationFormat, string> = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv' };
+const ACCEPT: Record<SimulationFormat, string> = { json: 'application/json', ndjson: 'application/x-ndjson', csv: 'text/csv', parquet: 'application/vnd.apache.parquet' };
 
 /** The API's body for the request in a format, as bytes. */
 const apiBody = async (key: string, request: object, format: SimulationFormat): Promise<Buffer> => {
@@ -40,7 +40,7 @@ const apiBody = async (key: string, request: object, format: SimulationFormat): 
 
 const tempFile = (name: string) => join(tmpdir(), `bss-cli-${randomBytes(6).toString('hex')}-${name}`);
 
-for (const format of ['ndjson', 'csv'] as const) {
+for (const format of ['ndjson', 'csv', 'parquet'] as const) {
   test(`simulate --format ${format} writes to stdout exactly the API's ${format} body`, async (t) => {
     const target = await caller();
     const run = await runCli(['simulate', '--preset', 'healthcare', '--seed', '77', '-n', '500', '--format', format], target);

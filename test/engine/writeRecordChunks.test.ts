@@ -2,9 +2,9 @@ import test from 'ava';
 import { PRESETS, estimateRecordBytes, generateRecords, writeRecordChunks, writeRecordsJson } from '../../shared/engine/index.ts';
 import { ENGINE_MODELS } from '../../shared/engine/presetModels.ts';
 import { recordLayout } from '../../shared/engine/recordLayout.ts';
-import type { OutputFormat, SimulationInput, SimulationRecord } from '../../shared/engine/index.ts';
+import type { SimulationInput, SimulationRecord, TextFormat } from '../../shared/engine/index.ts';
 
-const joined = (input: SimulationInput, format: OutputFormat, chunkBytes?: number, head?: string, tail?: string): { bytes: Buffer; chunks: number } => {
+const joined = (input: SimulationInput, format: TextFormat, chunkBytes?: number, head?: string, tail?: string): { bytes: Buffer; chunks: number } => {
   const parts = [
     ...writeRecordChunks(input, format, {
       ...(chunkBytes === undefined ? {} : { chunkBytes }),

@@ -10,8 +10,8 @@ import { startTcpProxy } from './tcpProxy.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Where browser tests write their screenshots (gitignored under test-artifacts/). */
-const BROWSER_ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
+/** Where browser tests write their screenshots: gitignored under test-artifacts/, or BROWSER_ARTIFACTS_DIR. */
+const BROWSER_ARTIFACTS = process.env.BROWSER_ARTIFACTS_DIR ?? path.join(ROOT, 'test-artifacts', 'browser');
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

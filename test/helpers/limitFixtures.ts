@@ -50,9 +50,9 @@ export const recordCompletedUsage = async (
     // Spread the interactions so they sum exactly to the total.
     const share = Math.floor(usage.interactions / usage.requests) + (index < usage.interactions % usage.requests ? 1 : 0);
     await pool.query(sql.type(z.object({}))`
-      INSERT INTO simulations (id, account_id, preset, profile, seed, num_interactions, status, period_start, finished_at)
+      INSERT INTO simulations (id, account_id, preset, profile, seed, num_interactions, status, period_start, finished_at, charged_interactions)
       VALUES (${randomUUID()}, ${accountId}, 'finance', 'balanced_investor', 1, ${Math.max(share, 1)}, 'completed',
-        ${periodStart}::timestamptz, now())
+        ${periodStart}::timestamptz, now(), ${Math.max(share, 1)})
     `);
   }
 };

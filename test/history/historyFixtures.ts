@@ -7,6 +7,8 @@ export interface ApiCall {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
+  /** The body's bytes, for binary formats (Parquet). */
+  readonly bytes: Buffer;
   // Tests read fields freely; the contract's shape is what they assert.
   readonly body: any;
 }
@@ -16,21 +18,22 @@ export const getWithKey = async (app: TestApp, path: string, key: string | undef
   const response = await fetch(`${app.url}${path}`, {
     headers: { ...headers, ...(key === undefined ? {} : { Authorization: `Bearer ${key}` }) },
   });
-  const text = await response.text();
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
   let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);
   } catch {
     body = undefined;
   }
-  return { status: response.status, headers: response.headers, text, body };
+  return { status: response.status, headers: response.headers, text, bytes, body };
 };
 
 export interface LedgerRowOverrides {
   readonly id?: string;
   readonly preset?: string;
   readonly profile?: string;
-  readonly status?: 'queued' | 'completed' | 'failed' | 'timed_out';
+  readonly status?: 'queued' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
   readonly apiKeyId?: string | null;
   readonly sessionId?: string | null;
   /** SQL default (the statement's now()) when absent. */
@@ -46,11 +49,12 @@ export const insertLedgerRow = async (pool: DatabasePool, accountId: string, ove
   const status = overrides.status ?? 'completed';
   await pool.query(sql.type(z.object({}))`
     INSERT INTO simulations (id, account_id, api_key_id, session_id, preset, profile, seed, num_interactions, status, period_start,
-      created_at, finished_at, compute_ms)
+      created_at, finished_at, compute_ms, charged_interactions)
     VALUES (${id}, ${accountId}, ${overrides.apiKeyId ?? null}, ${overrides.sessionId ?? null}, ${overrides.preset ?? 'finance'},
       ${overrides.profile ?? 'balanced_investor'}, 7, 10, ${status}, date_trunc('month', now()),
       coalesce(${overrides.createdAt ?? null}::timestamptz, now()),
-      CASE WHEN ${status} = 'queued' THEN NULL ELSE now() END, CASE WHEN ${status} = 'completed' THEN 3 ELSE NULL END)
+      CASE WHEN ${status} = 'queued' THEN NULL ELSE now() END, CASE WHEN ${status} = 'completed' THEN 3 ELSE NULL END,
+      CASE WHEN ${status} = 'completed' THEN 10 ELSE NULL END)
   `);
   return id;
 };

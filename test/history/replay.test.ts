@@ -40,6 +40,8 @@ const FORMATS: readonly { readonly accept: string; readonly fixed: (text: string
   // Added with the output formats (h13 merged): records only, so the whole body is byte-identical.
   { accept: 'application/x-ndjson', fixed: (text) => text },
   { accept: 'text/csv', fixed: (text) => text },
+  // Binary: compared as bytes below (text would blur bytes that are not UTF-8).
+  { accept: 'application/vnd.apache.parquet', fixed: (text) => text },
 ];
 
 const IDENTITY_HEADERS = ['simulation-id', 'simulation-preset', 'simulation-profile', 'simulation-seed', 'simulation-engine-version'];
@@ -61,6 +63,9 @@ for (const preset of PRESETS) {
       t.is(again.headers.get('content-type'), first.headers.get('content-type'));
       t.is(again.headers.get('cache-control'), 'no-store');
       t.is(format.fixed(again.text), format.fixed(first.text), `${preset.name} ${format.accept}`);
+      if (format.accept !== 'application/json') {
+        t.true(again.bytes.equals(first.bytes), `${preset.name} ${format.accept}: the replayed bytes differ`);
+      }
       // The run's identity in every format: the recorded simulation id, not the replay job's own.
       for (const name of IDENTITY_HEADERS) {
         t.is(again.headers.get(name), first.headers.get(name), name);
@@ -77,18 +82,18 @@ for (const preset of PRESETS) {
   });
 }
 
-test('a streamed run (many chunks) is replayed byte for byte in NDJSON and CSV, and its slot is freed once it ends', async (t) => {
+test('a streamed run (many chunks) is replayed byte for byte in NDJSON, CSV and Parquet, and its slot is freed once it ends', async (t) => {
   const me = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });
-  for (const accept of ['application/x-ndjson', 'text/csv']) {
-    // Well past one 256 KiB chunk in either format.
-    const first = await postSimulation(app, { preset: 'finance', num_interactions: 20_000 }, { key: me.key, headers: { Accept: accept } });
-    t.is(first.status, 200, first.text);
-    t.true(Buffer.byteLength(first.text) > 256 * 1024);
+  for (const accept of ['application/x-ndjson', 'text/csv', 'application/vnd.apache.parquet']) {
+    // Well past one 256 KiB chunk in every format (Parquet: several row groups too).
+    const first = await postSimulation(app, { preset: 'finance', num_interactions: 100_000 }, { key: me.key, headers: { Accept: accept } });
+    t.is(first.status, 200, first.text.slice(0, 300));
+    t.true(first.bytes.length > 256 * 1024);
     const id = first.headers.get('simulation-id');
     const again = await getWithKey(app, `/v1/simulations/${id}/records`, me.key, { Accept: accept });
-    t.is(again.status, 200, again.text);
+    t.is(again.status, 200, again.text.slice(0, 300));
     t.is(again.headers.get('simulation-id'), id);
-    t.true(again.text === first.text, `${accept}: the replayed body differs`);
+    t.true(again.bytes.equals(first.bytes), `${accept}: the replayed body differs`);
   }
   // One slot: the replays above freed theirs, or this one would be refused 429.
   const id = (await postSimulation(app, { preset: 'finance', num_interactions: 10 }, { key: me.key })).body.simulation_id;

@@ -2,6 +2,7 @@ import test from 'ava';
 import { type DatabasePool, sql } from 'slonik';
 import { z } from 'zod';
 import { admitSimulation } from '../../api/limits/admitSimulation.ts';
+import { publishAuthChange } from '../../shared/auth/authVersion.ts';
 import { findPlanByName } from '../../shared/db/queries/plans.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -69,34 +70,64 @@ test('a retry with the same key and the same body by value answers the first res
   t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
 });
 
-test('replays cost no rate limit, no quota and no concurrency slot', async (t) => {
-  const caller = await buildCaller(app.services.pool, { requests_per_minute: 3, monthly_requests: 3, max_concurrent_simulations: 1 });
+// The rule of the third wave (DECISIONS "Fair use under load", "Replays are limited"): a replay costs a
+// rate entry and a slot while it streams, as a new run does, and no monthly quota.
+test('a replay counts in the rate window and takes a concurrency slot, but costs no monthly quota', async (t) => {
+  const caller = await buildCaller(app.services.pool, { requests_per_minute: 3, monthly_requests: 1, max_concurrent_simulations: 1 });
   const body = { preset: 'finance', num_interactions: 20, seed: 3 };
   t.is((await postSimulation(app, body, withKey(caller.key, 'cheap'))).status, 200);
-  for (let index = 0; index < 4; index += 1) {
+  // The month's one request is used, yet the run is replayed: twice, within the rate limit of 3.
+  for (const remaining of [1, 0]) {
     const replay = await postSimulation(app, body, withKey(caller.key, 'cheap'));
     t.is(replay.status, 200);
     t.is(replay.headers.get('idempotent-replayed'), 'true');
+    t.regex(replay.headers.get('ratelimit') ?? '', new RegExp(`^"rpm";r=${remaining};t=\\d+$`));
   }
-  // Four replays later, the rate window and the monthly quota still hold exactly one request.
+  // Three requests in the window: the fourth, a replay, is rate limited like any request.
+  const limited = await postSimulation(app, body, withKey(caller.key, 'cheap'));
+  t.is(limited.status, 429);
+  t.like(limited.body.error.details, { code: 'rate_limit_exceeded', limit: 3 });
+  t.is(Number(limited.headers.get('retry-after')), limited.body.error.details.retry_after);
+  t.is(limited.headers.get('idempotent-replayed'), null);
   const usage = await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${caller.key}` } }).then((response) => response.json() as Promise<any>);
   t.like(usage.usage, { requests: 1 });
+  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
 
-  // Every slot taken by someone else: a new request waits its turn (429), a replay does not need one.
-  const plan = await findPlanByName(app.services.pool, caller.plan);
+  // Every slot taken by someone else: a replay waits its turn like a new run (429 with Retry-After).
+  const roomy = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });
+  t.is((await postSimulation(app, body, withKey(roomy.key, 'busy'))).status, 200);
+  const plan = await findPlanByName(app.services.pool, roomy.plan);
   if (plan === null) {
     t.fail('no plan');
     return;
   }
-  const held = await admitSimulation(app.services, { accountId: caller.accountId, plan, requestId: 'slot-holder', numInteractions: 1 });
+  const held = await admitSimulation(app.services, { accountId: roomy.accountId, plan, requestId: 'slot-holder', numInteractions: 1 });
   t.truthy(held.simulationId);
-  const refused = await postSimulation(app, { ...body, seed: 4 }, { key: caller.key });
+  const refused = await postSimulation(app, body, withKey(roomy.key, 'busy'));
   t.is(refused.status, 429);
-  t.is(refused.body.error.details.code, 'concurrency_limit_exceeded');
-  const replay = await postSimulation(app, body, withKey(caller.key, 'cheap'));
-  t.is(replay.status, 200);
-  t.is(replay.headers.get('idempotent-replayed'), 'true');
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.like(refused.body.error.details, { code: 'concurrency_limit_exceeded', limit: 1 });
+  t.is(Number(refused.headers.get('retry-after')), refused.body.error.details.retry_after);
+  t.is(await ledgerCount(app.services.pool, roomy.accountId), 1);
+});
+
+test("a replay of a run larger than the account's current per-request maximum answers 403, idempotent or from history, counted by the rate limiter", async (t) => {
+  const caller = await buildCaller(app.services.pool, { requests_per_minute: 100, max_interactions_per_request: 1000 });
+  const body = { preset: 'finance', num_interactions: 500, seed: 5 };
+  const first = await postSimulation(app, body, withKey(caller.key, 'shrunk'));
+  t.is(first.status, 200);
+  // The plan shrinks (as when the account moves to a smaller plan), announced as set-plan does.
+  await app.services.pool.query(sql.type(z.object({}))`UPDATE plans SET max_interactions_per_request = 100 WHERE name = ${caller.plan}`);
+  await publishAuthChange(app.services.redis, app.redisPrefix, caller.accountId);
+  const replays = [await postSimulation(app, body, withKey(caller.key, 'shrunk'))];
+  const history = await fetch(`${app.url}/v1/simulations/${first.body.simulation_id}/records`, { headers: { Authorization: `Bearer ${caller.key}` } });
+  const historyBody = (await history.json()) as any;
+  t.is(replays[0]?.status, 403);
+  t.like(replays[0]?.body.error.details, { code: 'interactions_per_request_exceeded', limit: 100, requested: 500 });
+  t.is(replays[0]?.headers.get('idempotent-replayed'), null);
+  t.is(history.status, 403);
+  t.like(historyBody.error.details, { code: 'interactions_per_request_exceeded', limit: 100, requested: 500 });
+  // Each refusal took its place in the rate window: the first run, then the two refused replays.
+  t.regex(history.headers.get('ratelimit') ?? '', /^"rpm";r=97;t=\d+$/);
 });
 
 test('the same key with a different body, path or Accept answers 422 idempotency_key_reused', async (t) => {
@@ -260,11 +291,12 @@ test.serial('a first attempt that timed out keeps nothing: the same request with
 });
 
 // With the output formats (h13 merged): a replay answers in the recorded format, streamed like the first.
-test('a streamed NDJSON answer and a CSV answer are replayed byte for byte in their format, under the recorded Simulation-Id', async (t) => {
+test('a streamed NDJSON answer, a CSV answer and a Parquet answer are replayed byte for byte in their format, under the recorded Simulation-Id', async (t) => {
   const caller = await buildCaller(app.services.pool, {});
   for (const [accept, numInteractions] of [
     ['application/x-ndjson', 20_000],
     ['text/csv', 300],
+    ['application/vnd.apache.parquet', 20_000],
   ] as const) {
     const body = { preset: 'finance', num_interactions: numInteractions };
     const first = await postSimulation(app, body, withKey(caller.key, `format-${accept}`, { Accept: accept }));
@@ -277,13 +309,13 @@ test('a streamed NDJSON answer and a CSV answer are replayed byte for byte in th
     for (const name of ['simulation-id', 'simulation-preset', 'simulation-profile', 'simulation-seed', 'simulation-engine-version']) {
       t.is(again.headers.get(name), first.headers.get(name), name);
     }
-    t.true(again.text === first.text, `${accept}: the replayed body differs`);
+    t.true(again.bytes.equals(first.bytes), `${accept}: the replayed body differs`);
     // The fingerprint holds Accept: the same key asking for another format is a different request.
     const otherFormat = await postSimulation(app, body, withKey(caller.key, `format-${accept}`, { Accept: 'application/json' }));
     t.is(otherFormat.status, 422);
     t.is(otherFormat.body.error.details.code, 'idempotency_key_reused');
   }
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 2);
+  t.is(await ledgerCount(app.services.pool, caller.accountId), 3);
 });
 
 test('a streamed first attempt its client left mid-stream keeps nothing: the retry runs anew', async (t) => {

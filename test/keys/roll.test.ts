@@ -87,8 +87,12 @@ test('a roll does not count against the active-key limit: a free account can rol
   const extra = await callApi(app, 'POST', '/v1/api-keys', { key: rolled.body.key, body: { name: 'extra' } });
   t.is(extra.status, 403);
   t.is(extra.body.error.details.code, 'api_key_limit_reached');
-  // The new key can itself be rolled.
-  t.is((await callApi(app, 'POST', `/v1/api-keys/${rolled.body.id}/roll`, { key: rolled.body.key })).status, 201);
+  // The new key can itself be rolled, but not with a grace period while the first one's runs: that would
+  // leave three working keys, one more than the plan's limit plus one. Revoking the old key at once adds none.
+  const third = await callApi(app, 'POST', `/v1/api-keys/${rolled.body.id}/roll`, { key: rolled.body.key });
+  t.is(third.status, 409);
+  t.like(third.body.error.details, { code: 'api_key_not_rollable', limit: 2 });
+  t.is((await callApi(app, 'POST', `/v1/api-keys/${rolled.body.id}/roll`, { key: rolled.body.key, body: { expires_in: 0 } })).status, 201);
 });
 
 test('rolling a key already rolled or revoked answers 409 api_key_not_rollable', async (t) => {

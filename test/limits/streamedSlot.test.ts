@@ -211,7 +211,9 @@ test.serial('a streamed POST its client abandons mid-stream frees its slot and i
   t.deepEqual(await usageOf(caller.key), { requests: 2, interactions: 20 });
 });
 
-test.serial('a streamed POST with an Idempotency-Key holds its slot; its idempotent replay takes none, even while it streams', async (t) => {
+// The third wave's rule (DECISIONS "Fair use under load", "Replays are limited"): an idempotent replay
+// takes a concurrency slot while it streams, as the first request did, and frees it once read to the end.
+test.serial('a streamed POST with an Idempotency-Key holds its slot; its idempotent replay holds one too while it streams', async (t) => {
   const caller = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });
   const body = { preset: 'finance', num_interactions: LARGE, seed: 16 };
   const idempotencyKey = `slot-${caller.accountId}`;
@@ -229,9 +231,12 @@ test.serial('a streamed POST with an Idempotency-Key holds its slot; its idempot
   t.is(replay.status, 200);
   t.is(replay.headers['idempotent-replayed'], 'true');
 
-  // DECISIONS: a replay counts against no concurrency slot; the account's only slot is free for a new run.
-  const run = await smallRun(caller.key, 18);
-  t.is(run.status, 200, run.text);
+  // The replay holds the account's only slot while it streams: a new run waits its turn.
+  const refused = await smallRun(caller.key, 18);
+  t.is(refused.status, 429, refused.text);
+  t.is(refused.body.error.details.code, 'concurrency_limit_exceeded');
   t.is(await readToEnd(replay), LARGE);
+  t.is((await runOnceFree(caller.key, 18)).status, 200);
+  // No monthly quota for the replay: the first run and the two small ones.
   t.deepEqual(await usageOf(caller.key), { requests: 3, interactions: LARGE + 20 });
 });

@@ -67,11 +67,11 @@ test('SESSION_SECRET and the OAuth settings come from the env file, whose exampl
     .map((line) => /^#?\s*([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
     .filter((name): name is string => name !== undefined);
   const settings = new Set(Object.keys(configSchema.shape));
-  const composeOnly = new Set(['API_REPLICAS', 'WORKER_REPLICAS', 'HTTP_PORT']);
+  const composeOnly = new Set(['API_REPLICAS', 'WORKER_REPLICAS', 'HTTP_PORT', 'POSTGRES_PASSWORD']);
   for (const name of example) {
     t.true(settings.has(name) || composeOnly.has(name), `${name} is neither a setting nor a compose variable`);
   }
-  for (const name of ['PUBLIC_URL', 'SESSION_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN', ...[...settings].filter((setting) => setting.startsWith('OAUTH_'))]) {
+  for (const name of ['POSTGRES_PASSWORD', 'PUBLIC_URL', 'SESSION_SECRET', 'ADMIN_TOKEN', 'METRICS_TOKEN', ...[...settings].filter((setting) => setting.startsWith('OAUTH_'))]) {
     t.true(example.includes(name), `.env.example lacks ${name}`);
   }
   t.true((await read('.gitignore')).split('\n').includes('.env'));
@@ -108,4 +108,47 @@ test('docker-compose cluster profile: six Redis nodes joined once into 3 masters
   // The seeds the file's own instructions give are node services of the profile.
   const seeds = /REDIS_CLUSTER_NODES=(\S+) docker compose --profile cluster up/.exec(await read('docker-compose.yml'))?.[1] ?? '';
   t.true(seeds.split(',').every((seed) => nodes.includes(seed.replace(/:6379$/, ''))), seeds);
+});
+
+test('docker-compose holds no database password: PostgreSQL and every app service take it from the env file, and refuse to start without it', async (t) => {
+  const text = await read('docker-compose.yml');
+  const services = await loadCompose();
+  const required = /^\$\{POSTGRES_PASSWORD:\?[^}]+\}$/;
+  t.regex(services.postgres?.environment?.POSTGRES_PASSWORD ?? '', required);
+  for (const name of ['api', 'worker', 'migrate']) {
+    const url = services[name]?.environment?.DATABASE_URL ?? '';
+    t.regex(url, /^postgres:\/\/bss:\$\{POSTGRES_PASSWORD:\?[^}]+\}@postgres:5432\/behavioral_sim$/, name);
+  }
+  // No literal password anywhere: every postgres:// URL carries the variable.
+  for (const [url] of text.matchAll(/postgres:\/\/[^\s"']+/g)) {
+    t.regex(url, /^postgres:\/\/bss:\$\{POSTGRES_PASSWORD/, url);
+  }
+  t.regex(await read('.env.example'), /^POSTGRES_PASSWORD=$/m);
+});
+
+test('the worker has a health check: a script of the image that reads its own heartbeat in Redis', async (t) => {
+  const services = await loadCompose();
+  const check = services.worker?.healthcheck?.test ?? [];
+  t.deepEqual(check, ['CMD', 'node', 'scripts/checkWorkerHealth.ts']);
+  // The script is in the image: the Dockerfile copies scripts/ and what it imports.
+  const dockerfile = await read('Dockerfile');
+  for (const folder of ['scripts', 'shared']) {
+    t.regex(dockerfile, new RegExp(`^COPY ${folder} \\./${folder}$`, 'm'), folder);
+  }
+  t.truthy(await read('scripts/checkWorkerHealth.ts'));
+});
+
+test('the first account and key are created inside the containers with the documented commands', async (t) => {
+  const services = await loadCompose();
+  const operations = await read('docs/operations.md');
+  const commands = [...operations.matchAll(/^docker compose exec (\S+) node (scripts\/admin\.ts) (create-account|create-key) (.*)$/gm)];
+  t.deepEqual(commands.map((match) => match[3]).sort(), ['create-account', 'create-key']);
+  for (const [, service, script] of commands) {
+    // A service that runs the app image with its settings (DATABASE_URL, REDIS_URL) and holds the script.
+    t.is(services[service ?? '']?.environment?.DATABASE_URL?.startsWith('postgres://'), true, service);
+    t.deepEqual([services[service ?? '']?.env_file].flat(), ['.env'], service);
+    t.truthy(await read(script ?? ''));
+  }
+  // The compose file's own header says the same.
+  t.regex(await read('docker-compose.yml'), /^#\s+docker compose exec api node scripts\/admin\.ts create-account /m);
 });

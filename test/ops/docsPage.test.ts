@@ -1,6 +1,8 @@
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { OPERATIONS } from '../../api/openapi/operations.ts';
+import type { OperationExamples } from '../../api/routes/docs/operationExamples.ts';
+import { createBssClient } from '../../sdk/index.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 
@@ -61,4 +63,69 @@ test('in a browser, /docs renders every documented operation from /openapi.json 
   t.regex(simulation ?? '', /429/);
   t.deepEqual(problems, []);
   t.deepEqual(external, []);
+});
+
+const examples = async (): Promise<Record<string, OperationExamples>> => (await (await fetch(`${app.url}/docs/examples.json`)).json()) as Record<string, OperationExamples>;
+
+test('every operation has a request in curl, TypeScript and Python, and an answer, built from the same schemas the routes validate with', async (t) => {
+  const all = await examples();
+  t.deepEqual(Object.keys(all).sort(), OPERATIONS.map((operation) => operation.operationId).sort());
+  for (const operation of OPERATIONS) {
+    const example = all[operation.operationId];
+    const path = operation.path.replace(/\{\w+\}/g, '[^/?\']+');
+    t.regex(example?.curl ?? '', new RegExp(`^curl -si?${operation.method === 'get' ? '' : ` -X ${operation.method.toUpperCase()}`} '[^']*${path}(\\?[^']*)?'`), operation.operationId);
+    t.true((example?.typescript ?? '') !== '' && (example?.python ?? '') !== '', operation.operationId);
+    // The request body shown is one the route accepts.
+    const body = /-d '(.*)'$/m.exec(example?.curl ?? '')?.[1];
+    if (operation.requestBody !== undefined && operation.requestBodyOptional !== true) {
+      t.true(operation.requestBody.schema.safeParse(JSON.parse(body ?? 'null')).success, `${operation.operationId}: ${body}`);
+    }
+    // The answer shown is one the documented schema of that status accepts.
+    const response = operation.responses[example?.response.status ?? 0];
+    t.truthy(response, `${operation.operationId}: a documented status`);
+    if (response?.body !== undefined && response.body !== 'error') {
+      const parsed = response.body.schema.safeParse(example?.response.body);
+      t.true(parsed.success, `${operation.operationId}: ${JSON.stringify(parsed.error?.issues)}`);
+    }
+  }
+});
+
+test("the TypeScript examples call only the SDK's own methods, and the Python ones the bss client's documented calls", async (t) => {
+  const sdk = new Set(Object.keys(createBssClient({ baseUrl: 'http://localhost:3000' })));
+  const python = new Set(['presets', 'simulate', 'history', 'download', 'usage', 'keys.list', 'keys.create', 'keys.revoke', 'keys.roll']);
+  for (const [operationId, example] of Object.entries(await examples())) {
+    for (const [, method] of example.typescript.matchAll(/\bbss\.(\w+)\(/g)) {
+      t.true(sdk.has(method ?? ''), `${operationId}: bss.${method}`);
+    }
+    for (const [, method] of example.python.matchAll(/\bclient\.([\w.]+)\(/g)) {
+      t.true(python.has(method ?? ''), `${operationId}: client.${method}`);
+    }
+  }
+  // The main operation is shown with the clients' own calls.
+  const run = (await examples()).runSimulation;
+  t.regex(run?.typescript ?? '', /await bss\.simulate\(\{"preset":"finance","num_interactions":1000,"seed":42\}\)/);
+  t.regex(run?.python ?? '', /client\.simulate\("finance", 1000, seed=42\)/);
+});
+
+test('in a browser, every operation of /docs shows its example in curl, TypeScript and Python, and its answer', async (t) => {
+  const context = await browser.newContext();
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.goto(`${app.url}/docs`);
+  await page.waitForSelector('section.operation .examples');
+  const counts = await page.$$eval('section.operation', (sections) =>
+    sections.map((section) => ['curl', 'typescript', 'python'].map((language) => section.querySelectorAll(`.example-${language} pre`).length).join(',') + (section.querySelector('.example-response') ? '+' : '-')),
+  );
+  t.is(counts.length, OPERATIONS.length);
+  t.deepEqual([...new Set(counts)], ['1,1,1+']);
+  await page.click('#runSimulation .example-python summary');
+  t.regex((await page.textContent('#runSimulation .example-python pre')) ?? '', /client\.simulate\("finance", 1000, seed=42\)/);
+  t.regex((await page.textContent('#runSimulation .example-response')) ?? '', /Response 200[\s\S]*"portfolio_value"/);
+});
+
+test('the landing page and the console link to /docs', async (t) => {
+  for (const page of ['/', '/account']) {
+    const html = await (await fetch(`${app.url}${page}`)).text();
+    t.regex(html, /<a href="\/docs">[^<]+<\/a>/, page);
+  }
 });

@@ -63,9 +63,9 @@ test('npm start runs API_PROCESSES API processes sharing PORT and WORKER_PROCESS
 
   // New connections are spread by the kernel over both processes listening on the one port.
   for (let index = 0; index < 40; index += 1) {
-    t.is((await requestOnNewConnection(`${url}/health`)).status, 200);
+    t.is((await requestOnNewConnection(`${url}/v1/presets`)).status, 200);
   }
-  const served = new Set(logLines(started.output()).filter((line) => line.msg === 'request' && line.route === '/health').map((line) => line.pid));
+  const served = new Set(logLines(started.output()).filter((line) => line.msg === 'request' && line.route === '/v1/presets').map((line) => line.pid));
   // Compared as sorted lists: which process answers first is up to the kernel.
   t.deepEqual([...served].sort(), [...apiPids].sort());
 

@@ -179,6 +179,10 @@ test.serial('responses of every documented operation, successes and failures, co
   t.is((await call(op('get', '/v1/account'), '/v1/account', { key })).status, 200);
   t.is((await call(op('get', '/v1/account'), '/v1/account')).status, 401);
   t.is((await call(op('get', '/v1/usage'), '/v1/usage', { key })).status, 200);
+  t.is((await call(op('get', '/v1/usage/daily'), '/v1/usage/daily', { key })).status, 200);
+  t.is((await call(op('get', '/v1/usage/daily'), '/v1/usage/daily?period=2026-13', { key })).status, 422);
+  t.is((await call(op('get', '/v1/usage/daily'), '/v1/usage/daily')).status, 401);
+  t.is((await call(op('get', '/v1/plans'), '/v1/plans')).status, 200);
   t.is((await call(op('get', '/v1/api-keys'), '/v1/api-keys', { key })).status, 200);
   const created = await call(op('post', '/v1/api-keys'), '/v1/api-keys', { key, body: JSON.stringify({ name: 'openapi' }) });
   t.is(created.status, 201);
@@ -203,6 +207,7 @@ test.serial('responses of every documented operation, successes and failures, co
   const disabledKey = await buildApiKey(app.services.pool, disabled.id);
   t.is((await call(op('get', '/v1/usage'), '/v1/usage', { key: disabledKey.key })).status, 403);
 
+  t.is((await call(op('get', '/v1/auth/providers'), '/v1/auth/providers')).status, 200);
   t.is((await call(op('get', '/v1/auth/{provider}'), '/v1/auth/github')).status, 503);
   t.is((await call(op('get', '/v1/auth/{provider}'), '/v1/auth/myspace')).status, 404);
   t.is((await call(op('get', '/v1/auth/{provider}'), '/v1/auth/logout')).status, 405);

@@ -1,5 +1,7 @@
 import test from 'ava';
 import { parseRecordStream, type SimulationRecord } from '../../sdk/parseRecordStream.ts';
+import { writeRecordsJson } from '../../shared/engine/index.ts';
+import { writeParquetChunks } from '../../shared/parquet/writeParquetChunks.ts';
 
 /** The body cut into chunks of `size` bytes, so records, quotes and UTF-8 characters straddle chunks. */
 const chunked = async function* (body: string, size: number): AsyncGenerator<Uint8Array> {
@@ -48,4 +50,19 @@ test('the JSON result yields the records of its data', async (t) => {
 test('a body cut inside a record is an error, not a shorter list', async (t) => {
   const body = RECORDS.map((record) => `${JSON.stringify(record)}\n`).join('').slice(0, -20);
   await t.throwsAsync(collect(parseRecordStream('ndjson', chunked(body, 16))), { instanceOf: SyntaxError });
+});
+
+test('Parquet records, once the body is whole, are the JSON records of the same run, however the body was cut', async (t) => {
+  const input = { preset: 'healthcare', profile: 'critical_care', seed: 3, numInteractions: 70_000, serviceVersion: '2.0.0' } as const;
+  const json = JSON.parse(writeRecordsJson(input).toString('utf8')) as SimulationRecord[];
+  const body = Buffer.concat([...writeParquetChunks(input, { chunkBytes: 256 * 1024 })]);
+  for (const size of [1_000, 65_536]) {
+    const cut = async function* (): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < body.length; at += size) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        yield body.subarray(at, at + size);
+      }
+    };
+    t.deepEqual(await collect(parseRecordStream('parquet', cut())), json, `chunks of ${size}`);
+  }
 });

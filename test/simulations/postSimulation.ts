@@ -5,6 +5,8 @@ export interface SimulationResponse {
   readonly headers: Headers;
   /** The raw body, for byte-level comparisons. */
   readonly text: string;
+  /** The body's bytes, for binary formats (Parquet). */
+  readonly bytes: Buffer;
   // Tests read fields freely; the contract's shape is what they assert.
   readonly body: any;
 }
@@ -24,14 +26,15 @@ export const postSimulation = async (
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  const text = await response.text();
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, text, body: parsed };
+  return { status: response.status, headers: response.headers, text, bytes, body: parsed };
 };
 
 /** The `data` array exactly as sent: the bytes between `"data":` and `,"metadata":`. */

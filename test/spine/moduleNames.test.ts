@@ -19,6 +19,7 @@ const EXCEPTIONS: ReadonlyArray<readonly [pattern: string, reason: string]> = [
   ['api/routes/*/routes.ts', 'layout name (STYLE §1: routes/<resource>/routes.ts)'],
   ['api/routes/*/schema.ts', "layout name (STYLE §1: routes/<resource>/schema.ts, one schema per endpoint)"],
   ['api/routes/simulations/historySchema.ts', "the history endpoints' schemas, beside the resource's schema.ts"],
+  ['api/routes/usage/dailyUsageSchema.ts', "the daily usage endpoint's query and response schemas, beside the resource's schema.ts"],
   ['shared/db/queries/*.ts', 'layout name (STYLE §4: db/queries/<entity>.ts, verb-first functions per entity)'],
   ['shared/errors/errors.ts', 'the catalogue of error factories, one per envelope code'],
   ['shared/engine/presetTypes.ts', "the preset catalog's types and its list of names"],

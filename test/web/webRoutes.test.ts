@@ -42,13 +42,14 @@ const raw = (base: string, target: string, headers: Record<string, string> = {})
 
 const assetUrls = (html: string): string[] => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1] as string);
 
-test('the landing page offers sign-in with GitHub and Google under a strict Content-Security-Policy', async (t) => {
+test('the landing page has a place for the configured sign-in providers and links to /docs, under a strict Content-Security-Policy', async (t) => {
   const response = await get(t, '/');
   t.is(response.status, 200);
   t.is(response.headers.get('content-type'), 'text/html; charset=utf-8');
   const html = await response.text();
-  t.regex(html, /<a [^>]*href="\/v1\/auth\/github"[^>]*>Sign in with GitHub<\/a>/);
-  t.regex(html, /<a [^>]*href="\/v1\/auth\/google"[^>]*>Sign in with Google<\/a>/);
+  // The buttons are the configured providers only, from GET /v1/auth/providers (test/auth/signInChoices.test.ts).
+  t.regex(html, /<ul [^>]*id="sign-in-list"[^>]*><\/ul>/);
+  t.regex(html, /<a href="\/docs">/);
   const csp = response.headers.get('content-security-policy') ?? '';
   t.true(csp.includes("default-src 'self'"));
   t.true(csp.includes("script-src 'self'"));
@@ -126,11 +127,14 @@ test('every relative module import between the console scripts resolves to a ser
     const response = await get(t, url);
     t.is(response.status, 200, url);
     const source = await response.text();
-    for (const match of source.matchAll(/(?:import|from)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
-      queue.push(new URL(match[1] as string, `http://host${url}`).pathname);
+    // Static imports at the start of a line and dynamic import() calls; not the text of a code example.
+    for (const match of source.matchAll(/^(?:import|export)\b[^'\n]*?from\s*'(\.{1,2}\/[^']+)'|\bimport\(\s*'(\.{1,2}\/[^']+)'\s*\)/gm)) {
+      queue.push(new URL((match[1] ?? match[2]) as string, `http://host${url}`).pathname);
     }
   }
-  t.true([...seen].some((url) => url.endsWith('/js/simulationChart.js')));
+  for (const module of ['simulationChart.js', 'usageChart.js', 'chartPlugins.js', 'usageDailyPanel.js', 'gettingStarted.js', 'plansPanel.js']) {
+    t.true([...seen].some((url) => url.endsWith(`/js/${module}`)), module);
+  }
   t.true([...seen].some((url) => url.endsWith('/vendor/uPlot.esm.js')));
 });
 

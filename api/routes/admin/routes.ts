@@ -2,6 +2,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import { csrfRejected } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { isSameOrigin } from '../../auth/isSameOrigin.ts';
+import { jsonBody } from '../../middleware/jsonBody.ts';
 import { requireOperatorToken } from '../../middleware/requireOperatorToken.ts';
 import type { Services } from '../../Services.ts';
 import { createQueueDashboard, QUEUE_DASHBOARD_PATH } from './createQueueDashboard.ts';
@@ -29,7 +30,24 @@ export const adminRoutes = (services: Services): Router<AppState> => {
     }
     await next();
   };
-  router.all([QUEUE_DASHBOARD_PATH, `${QUEUE_DASHBOARD_PATH}/*rest`], guard, sameOriginActions, async (ctx, next) => {
+  // The dashboard's actions are clicks: no other site may frame it (clickjacking), set before the guard so
+  // its 401 challenge carries them too.
+  const denyFraming: RouterMiddleware<AppState> = async (ctx, next) => {
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+    await next();
+  };
+  // The dashboard's own body parser would take any depth: its actions' JSON bodies are read here instead,
+  // under the limits of every other body (16 KiB, 32 levels), and handed to it already parsed.
+  const readBody = jsonBody();
+  const boundedBody: RouterMiddleware<AppState> = async (ctx, next) => {
+    if (typeof ctx.is('application/json') === 'string') {
+      await readBody(ctx, async () => {});
+      (ctx.request as { body?: unknown }).body = ctx.state.body ?? {};
+    }
+    await next();
+  };
+  router.all([QUEUE_DASHBOARD_PATH, `${QUEUE_DASHBOARD_PATH}/*rest`], denyFraming, guard, sameOriginActions, boundedBody, async (ctx, next) => {
     // bull-board routes with a router of its own, which would relabel the request with its inner paths.
     ctx.state.route = QUEUE_DASHBOARD_PATH;
     ctx.set('Cache-Control', 'no-store');

@@ -1,15 +1,17 @@
 import Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import { publishAuthChange } from '../../../shared/auth/authVersion.ts';
+import { changeAuthentication } from '../../../shared/auth/authVersion.ts';
 import { createApiKey } from '../../../shared/auth/createApiKey.ts';
 import { DEFAULT_ROLL_EXPIRES_IN_S, rollApiKey } from '../../../shared/auth/rollApiKey.ts';
 import { listApiKeys, revokeApiKey } from '../../../shared/db/queries/apiKeys.ts';
+import { describeError } from '../../../shared/errors/describeError.ts';
 import { apiKeyNotFound, internalError, invalidCredentials } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { idempotent, type IdempotentRoute } from '../../idempotency/idempotent.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
+import { limitKeyChanges } from '../../middleware/limitKeyChanges.ts';
 import { validateBody } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
 import { presentApiKey, presentCreatedApiKey, presentReplayedApiKey } from './presentApiKey.ts';
@@ -44,6 +46,8 @@ const keyCreationIdempotency: IdempotentRoute<AppState> = {
 
 export const apiKeyRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
+  // The change is committed and exact without its signal (changeAuthentication): worth a line, not an error.
+  const warnSignalFailure = (error: unknown): void => services.logger.warn({ error: describeError(error) }, 'could not signal an authentication change; the account reads PostgreSQL until its mark expires');
 
   router.get('/v1/api-keys', authenticate(services), async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
@@ -57,11 +61,12 @@ export const apiKeyRoutes = (services: Services): Router<AppState> => {
     '/v1/api-keys',
     authenticate(services),
     idempotent(services, keyCreationIdempotency),
+    limitKeyChanges(services),
     jsonBody(),
     validateBody(createApiKeyBodySchema),
     async (ctx) => {
       const { accountId } = requirePrincipal(ctx.state);
-      const created = await createApiKey(services.pool, { accountId, name: ctx.state.input.name });
+      const created = await createApiKey(services.pool, { accountId, name: ctx.state.input.name, now: services.now() });
       if (created === null) {
         throw invalidCredentials();
       }
@@ -71,21 +76,27 @@ export const apiKeyRoutes = (services: Services): Router<AppState> => {
     },
   );
 
-  router.post('/v1/api-keys/:key_id/roll', authenticate(services), jsonBody(), validateBody(rollApiKeyBodySchema), async (ctx) => {
+  router.post('/v1/api-keys/:key_id/roll', authenticate(services), limitKeyChanges(services), jsonBody(), validateBody(rollApiKeyBodySchema), async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
     const keyId = ctx.params.key_id ?? '';
     if (!UUID.test(keyId)) {
       throw apiKeyNotFound();
     }
-    const rolled = await rollApiKey(services.pool, {
+    // As DELETE: every API process that cached the previous key reloads it and sees its expiry (or its
+    // revocation, for expires_in 0) on its next request, whatever Redis does around the commit.
+    const rolled = await changeAuthentication(
+      services.redis,
+      services.redisPrefix,
       accountId,
-      id: keyId,
-      expiresInS: ctx.state.input?.expires_in ?? DEFAULT_ROLL_EXPIRES_IN_S,
-      now: services.now(),
-    });
-    // Before answering, as after DELETE: every API process that cached the previous key reloads it and
-    // sees its expiry (or its revocation, for expires_in 0) on its next request.
-    await publishAuthChange(services.redis, services.redisPrefix, accountId);
+      () =>
+        rollApiKey(services.pool, {
+          accountId,
+          id: keyId,
+          expiresInS: ctx.state.input?.expires_in ?? DEFAULT_ROLL_EXPIRES_IN_S,
+          now: services.now(),
+        }),
+      warnSignalFailure,
+    );
     const body: ApiKeyRolled = { ...presentCreatedApiKey(rolled), previous_key_expires_at: rolled.previousKeyExpiresAt };
     ctx.set('Cache-Control', 'no-store');
     ctx.status = 201;
@@ -96,12 +107,14 @@ export const apiKeyRoutes = (services: Services): Router<AppState> => {
     const { accountId } = requirePrincipal(ctx.state);
     const keyId = ctx.params.key_id ?? '';
     // Another account's key answers exactly like an unknown one, so ids cannot be probed.
-    const revoked = UUID.test(keyId) ? await revokeApiKey(services.pool, { accountId, id: keyId }) : null;
+    if (!UUID.test(keyId)) {
+      throw apiKeyNotFound();
+    }
+    // Every API process that cached this key refuses it from the answer on, whatever Redis does around the commit.
+    const revoked = await changeAuthentication(services.redis, services.redisPrefix, accountId, () => revokeApiKey(services.pool, { accountId, id: keyId }), warnSignalFailure);
     if (revoked === null) {
       throw apiKeyNotFound();
     }
-    // Before answering: every API process that cached this key sees the change on its next request.
-    await publishAuthChange(services.redis, services.redisPrefix, accountId);
     const body: ApiKeyRevoked = { status: 'revoked', id: revoked };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;

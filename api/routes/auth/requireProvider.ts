@@ -4,7 +4,7 @@ import { providerNotFound, serviceUnavailable } from '../../../shared/errors/err
 import type { AppState } from '../../AppState.ts';
 import { providerSchema, type Provider } from './schema.ts';
 
-const LABELS: Record<Provider, { readonly name: string; readonly env: string }> = {
+export const PROVIDER_LABELS: Record<Provider, { readonly name: string; readonly env: string }> = {
   github: { name: 'GitHub', env: 'OAUTH_GITHUB_CLIENT_ID' },
   google: { name: 'Google', env: 'OAUTH_GOOGLE_CLIENT_ID' },
 };
@@ -25,7 +25,7 @@ export const requireProvider =
       throw providerNotFound();
     }
     if (config.oauth[parsed.data].clientId === undefined) {
-      const { name, env } = LABELS[parsed.data];
+      const { name, env } = PROVIDER_LABELS[parsed.data];
       throw serviceUnavailable(UNCONFIGURED_RETRY_AFTER_S, `${name} sign-in is not configured on this server: set ${env}.`);
     }
     await next();

@@ -10,6 +10,8 @@ import { finishLogin } from './finishLogin.ts';
 import { logout } from './logout.ts';
 import { preLoginSession } from './preLoginSession.ts';
 import { requireProvider } from './requireProvider.ts';
+import { signInProviders } from './signInProviders.ts';
+import { startOnPublicHost } from './startOnPublicHost.ts';
 
 /**
  * Endpoints 11–13. grant and the pre-login session are mounted on the two login routes only, so no other
@@ -32,7 +34,10 @@ export const authRoutes = (services: Services, app: Koa<AppState>): Router<AppSt
     await next();
   };
 
-  router.get(`${AUTH_PREFIX}/:provider`, notLogout, provider, preLogin, grant, () => {
+  // Before the `:provider` route, which would take `providers` for an unknown provider's name.
+  router.get(`${AUTH_PREFIX}/providers`, signInProviders(services.config));
+
+  router.get(`${AUTH_PREFIX}/:provider`, notLogout, provider, startOnPublicHost(services.config), preLogin, grant, () => {
     // grant answers the start of a login with a redirect; falling through means it was misconfigured.
     throw new Error('grant did not redirect to the provider');
   });

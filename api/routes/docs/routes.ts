@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
 import { buildOpenApiDocument } from '../../openapi/buildOpenApiDocument.ts';
+import { buildOperationExamples, type OpenApiDocument } from './operationExamples.ts';
 import type { AppState } from '../../AppState.ts';
 import type { Services } from '../../Services.ts';
 import { ASSET_HEADERS, PAGE_HEADERS } from '../web/securityHeaders.ts';
@@ -15,13 +16,18 @@ const ASSETS: Readonly<Record<string, { readonly type: string; readonly file: st
 
 /**
  * The API's description: /openapi.json (OpenAPI 3.1, built once from the routes' zod schemas) and /docs, a
- * small self-contained page that renders it, with no asset from anywhere else.
+ * small self-contained page that renders it, with no asset from anywhere else, and a request and an answer
+ * for every operation in curl, TypeScript and Python (/docs/examples.json, built from the same document).
  */
 export const docsRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
-  const document = JSON.stringify(buildOpenApiDocument({ publicUrl: services.config.publicUrl }));
+  const built = buildOpenApiDocument({ publicUrl: services.config.publicUrl });
+  const document = JSON.stringify(built);
   const page = readFileSync(new URL('docs.html', PAGE_DIR));
-  const assets = new Map(Object.entries(ASSETS).map(([name, asset]) => [name, { type: asset.type, body: readFileSync(new URL(asset.file, PAGE_DIR)) }]));
+  const assets = new Map<string, { type: string; body: Buffer | string }>(
+    Object.entries(ASSETS).map(([name, asset]) => [name, { type: asset.type, body: readFileSync(new URL(asset.file, PAGE_DIR)) }]),
+  );
+  assets.set('examples.json', { type: 'application/json', body: JSON.stringify(buildOperationExamples(built as OpenApiDocument)) });
 
   router.get('/openapi.json', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

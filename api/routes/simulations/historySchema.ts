@@ -19,7 +19,7 @@ export const listSimulationsQuerySchema = z.strictObject({
     .refine((value) => resolvePreset(value) !== undefined, 'Unknown preset; see GET /v1/presets.')
     .optional()
     .describe('Only runs of this preset (a name or the alias `mobile`).'),
-  status: simulationStatusSchema.optional().describe('Only runs in this status.'),
+  status: simulationStatusSchema.optional().describe('Only runs in this status (`cancelled`: the client left or stopped reading).'),
 });
 
 const credentialSchema = z.discriminatedUnion('type', [
@@ -34,7 +34,9 @@ export const runSchema = z.strictObject({
   profile: z.string(),
   seed: z.int().min(0).max(4_294_967_295),
   num_interactions: z.int().min(1),
-  status: simulationStatusSchema,
+  status: simulationStatusSchema.describe(
+    'How the run ended: `completed`; `failed` or `timed_out`, faults of the service, given back to the quota; `cancelled`, its client left or stopped reading (given back if it left before the first bytes, else charged for what was made); `queued` while it runs.',
+  ),
   created_at: z.iso.datetime(),
   finished_at: z.iso.datetime().nullable(),
   compute_ms: z.int().min(0).nullable(),

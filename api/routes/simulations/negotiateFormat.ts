@@ -3,11 +3,14 @@ import type { OutputFormat } from '../../../shared/engine/index.ts';
 import { notAcceptable } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 
-/** Each format's media type as Accept names it, in the server's order of preference. */
+// Each format's media type as Accept names it, in the server's order of preference (ties go to the
+// first): Parquet last, so a wildcard range alone (any type, or application/ any) keeps answering JSON and
+// a binary file comes only to a client that names it or refuses every text format.
 const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, string>> = {
   json: 'application/json',
   ndjson: 'application/x-ndjson',
   csv: 'text/csv',
+  parquet: 'application/vnd.apache.parquet',
 };
 
 /** The Content-Type each format is answered with (DECISIONS "Output formats and large runs"). */
@@ -15,6 +18,7 @@ export const FORMAT_CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
   json: 'application/json; charset=utf-8',
   ndjson: 'application/x-ndjson',
   csv: 'text/csv; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
 };
 
 const SUPPORTED = Object.values(FORMAT_MEDIA_TYPES);

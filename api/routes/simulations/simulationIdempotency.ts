@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OUTPUT_FORMATS, type OutputFormat, resolvePreset } from '../../../shared/engine/index.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
+import { holdReplayAdmission } from '../../limits/holdReplayAdmission.ts';
 import type { AdmittedState } from '../../simulations/admitSimulationRequest.ts';
 import type { SimulationRun } from '../../simulations/recordAdmission.ts';
 import type { Services } from '../../Services.ts';
@@ -37,8 +38,10 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
           format: run.format,
         };
   },
-  // The same run-and-respond path as the first answer, as a replay of the recorded run (no admission: no
-  // rate limit, quota, slot or ledger row), in the recorded format, under the recorded Simulation-Id.
+  // The same run-and-respond path as the first answer, as a replay of the recorded run, in the recorded
+  // format, under the recorded Simulation-Id. A replay is limited like a history replay (DECISIONS "Fair
+  // use under load"): a rate entry and a slot while it streams, the account's current per-request maximum,
+  // no monthly quota and no ledger row.
   replay: async (ctx, kept) => {
     const recorded = recordedRunSchema.safeParse(kept.response);
     const preset = recorded.success ? resolvePreset(recorded.data.preset) : undefined;
@@ -46,20 +49,17 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
       throw internalError();
     }
     const run = recorded.data;
-    await respondWithSimulation(
-      ctx,
-      services,
-      {
-        preset,
-        profile: run.profile,
-        seed: run.seed,
-        numInteractions: run.num_interactions,
-        serviceVersion: run.engine_version,
-        replayOf: { simulationId: run.simulation_id, serviceVersion: run.engine_version },
-      },
-      undefined,
-      run.format,
-    );
-    ctx.status = kept.status;
+    const request = {
+      preset,
+      profile: run.profile,
+      seed: run.seed,
+      numInteractions: run.num_interactions,
+      serviceVersion: run.engine_version,
+      replayOf: { simulationId: run.simulation_id, serviceVersion: run.engine_version },
+    };
+    await holdReplayAdmission(ctx, services, request, async (admission) => {
+      await respondWithSimulation(ctx, services, request, admission, run.format);
+      ctx.status = kept.status;
+    });
   },
 });

@@ -1,11 +1,22 @@
 import Router from '@koa/router';
 import { sumCompletedUsage } from '../../../shared/db/queries/usage.ts';
-import { monthlyPeriod } from '../../../shared/limits/monthlyPeriod.ts';
+import { listDailyUsage } from '../../../shared/db/queries/usageDaily.ts';
+import { validationFailed } from '../../../shared/errors/errors.ts';
+import { monthlyPeriod, type MonthlyPeriod } from '../../../shared/limits/monthlyPeriod.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
+import { validateQuery } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
+import { dailyUsageQuerySchema, type DailyUsageResponse } from './dailyUsageSchema.ts';
+import { presentDailyUsage } from './presentDailyUsage.ts';
 import { presentUsage } from './presentUsage.ts';
+
+/** The period a `YYYY-MM` names; monthlyPeriod is left to the current month, which it caches. */
+const periodOf = (key: string): MonthlyPeriod => {
+  const [year, month] = key.split('-').map(Number) as [number, number];
+  return { start: new Date(Date.UTC(year, month - 1, 1)), end: new Date(Date.UTC(year, month, 1)), key };
+};
 
 export const usageRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
@@ -18,6 +29,28 @@ export const usageRoutes = (services: Services): Router<AppState> => {
     const usage = await sumCompletedUsage(services.pool, principal.accountId, period.start);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = presentUsage(plan, period, usage);
+  });
+
+  // The same figures over time: by day and by credential, from the ledger's daily rollup (migration 0011).
+  router.get('/v1/usage/daily', authenticate(services), validateQuery(dailyUsageQuerySchema), async (ctx) => {
+    const { accountId } = requirePrincipal(ctx.state);
+    const query = ctx.state.input;
+    const now = services.now();
+    const current = monthlyPeriod(now);
+    const period = query.period === undefined ? current : periodOf(query.period);
+    if (period.start > current.start) {
+      throw validationFailed([{ path: 'period', message: `A month that has not begun yet; the current month is ${current.key}.` }]);
+    }
+    const rows = await listDailyUsage(services.pool, {
+      accountId,
+      periodStart: period.start.toISOString(),
+      ...(query.credential === undefined
+        ? {}
+        : { credential: query.credential === 'session' ? { type: 'session' as const } : { type: 'api_key' as const, apiKeyId: query.credential } }),
+    });
+    const body: DailyUsageResponse = presentDailyUsage(period, now, rows);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
   });
 
   return router;

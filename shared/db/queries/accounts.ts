@@ -75,3 +75,26 @@ export const updateAccountActive = async (
   connection.one(sql.type(accountRowSchema)`
     UPDATE accounts SET is_active = ${input.isActive} WHERE id = ${input.id} RETURNING ${accountColumns}
   `);
+
+const adminAccountRowSchema = accountRowSchema.extend({
+  authentication_methods: z.array(z.string()),
+  active_api_keys: z.number(),
+});
+
+export type AdminAccountRow = z.infer<typeof adminAccountRowSchema>;
+
+/**
+ * Accounts as an operator lists them (admin `list-accounts`), oldest first, optionally those with one address
+ * (compared case-insensitively): with their linked providers and active keys, so that two accounts sharing
+ * an address can be told apart.
+ */
+export const listAccountsForAdmin = async (connection: CommonQueryMethods, input: { email?: string | undefined }): Promise<readonly AdminAccountRow[]> =>
+  connection.any(sql.type(adminAccountRowSchema)`
+    SELECT ${accountColumns},
+      ARRAY(SELECT provider FROM identities WHERE identities.account_id = accounts.id ORDER BY provider) AS authentication_methods,
+      (SELECT count(*)::int FROM api_keys
+        WHERE api_keys.account_id = accounts.id AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())) AS active_api_keys
+    FROM accounts
+    WHERE ${input.email === undefined ? sql.fragment`true` : sql.fragment`lower(email) = lower(${input.email})`}
+    ORDER BY created_at, id
+  `);

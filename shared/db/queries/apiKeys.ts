@@ -35,6 +35,16 @@ export const countActiveApiKeys = async (connection: CommonQueryMethods, account
     SELECT count(*)::int AS count FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL AND expires_at IS NULL
   `);
 
+/**
+ * Keys that still authenticate at `now`: not revoked and not past a roll's grace period. Keys in a grace
+ * period count here (DECISIONS "Key rolls": an account holds at most its active-key limit plus one).
+ */
+export const countAuthenticatingApiKeys = async (connection: CommonQueryMethods, input: { accountId: string; now: Date }): Promise<number> =>
+  connection.oneFirst(sql.type(z.object({ count: z.number() }))`
+    SELECT count(*)::int AS count FROM api_keys
+    WHERE account_id = ${input.accountId} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${sql.timestamp(input.now)})
+  `);
+
 /** The account's key, locked until the transaction ends, so two rolls of one key take turns. */
 export const lockApiKey = async (connection: CommonQueryMethods, input: { accountId: string; id: string }): Promise<ApiKeyRow | null> =>
   connection.maybeOne(sql.type(apiKeyRowSchema)`

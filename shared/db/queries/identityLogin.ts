@@ -55,6 +55,21 @@ export const findAccountByVerifiedEmail = async (
     LIMIT 1
   `);
 
+/**
+ * The account an operator made for this address (admin `create-account`) that nobody has signed in to yet:
+ * no identity of any provider. Its address was set by the operator, so the first sign-in that proves it
+ * (a provider reporting it verified) is the person it was made for; the caller checks that.
+ */
+export const findUnclaimedAccountByEmail = async (connection: CommonQueryMethods, email: string): Promise<LoginAccountRow | null> =>
+  connection.maybeOne(sql.type(loginAccountRow)`
+    SELECT accounts.id AS account_id, accounts.is_active
+    FROM accounts
+    WHERE lower(accounts.email) = lower(${email})
+      AND NOT EXISTS (SELECT 1 FROM identities WHERE identities.account_id = accounts.id)
+    ORDER BY accounts.created_at, accounts.id
+    LIMIT 1
+  `);
+
 export const insertLoginAccount = async (
   connection: CommonQueryMethods,
   input: { readonly email: string; readonly displayName: string },

@@ -23,3 +23,11 @@ export const findPlanByName = async (connection: CommonQueryMethods, name: strin
 
 export const listPlanNames = async (connection: CommonQueryMethods): Promise<readonly string[]> =>
   connection.anyFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM plans ORDER BY name`);
+
+/** Every plan, smallest first: what the console sets beside the caller's own. */
+export const listPlans = async (connection: CommonQueryMethods): Promise<readonly PlanRow[]> =>
+  connection.any(sql.type(planRowSchema)`
+    SELECT name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
+      max_concurrent_simulations, max_active_api_keys
+    FROM plans ORDER BY monthly_interactions, monthly_requests, requests_per_minute, name
+  `);

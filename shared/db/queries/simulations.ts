@@ -1,7 +1,7 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
 
-export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out']);
+export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);
 
 export type SimulationStatus = z.infer<typeof simulationStatusSchema>;
 
@@ -100,15 +100,18 @@ export interface FinishSimulationInput {
   readonly startedAt: string | null;
   readonly finishedAt: string;
   readonly computeMs: number | null;
+  /** Interactions the run counts against the quota; null when it counts no request (given back whole). */
+  readonly chargedInteractions: number | null;
 }
 
 const finishBatch = (rows: readonly FinishSimulationInput[]) => sql.fragment`
   UPDATE simulations
-  SET status = batch.status, started_at = batch.started_at, finished_at = batch.finished_at, compute_ms = batch.compute_ms
+  SET status = batch.status, started_at = batch.started_at, finished_at = batch.finished_at, compute_ms = batch.compute_ms,
+    charged_interactions = batch.charged_interactions
   FROM ${sql.unnest(
-    rows.map((row) => [row.id, row.status, row.startedAt, row.finishedAt, row.computeMs]),
-    ['uuid', 'text', 'timestamptz', 'timestamptz', 'int4'],
-  )} AS batch (id, status, started_at, finished_at, compute_ms), ${asyncCommit}
+    rows.map((row) => [row.id, row.status, row.startedAt, row.finishedAt, row.computeMs, row.chargedInteractions]),
+    ['uuid', 'text', 'timestamptz', 'timestamptz', 'int4', 'int4'],
+  )} AS batch (id, status, started_at, finished_at, compute_ms, charged_interactions), ${asyncCommit}
   WHERE simulations.id = batch.id
     AND (simulations.status = 'queued' OR (simulations.status = batch.status AND simulations.finished_at = batch.finished_at))
   RETURNING simulations.id

@@ -7,21 +7,24 @@ export type UsageTotals = z.infer<typeof totalsSchema>;
 
 /**
  * What a period's quota counters hold: every admitted request that has not been given back, i.e.
- * queued (reserved, in flight) and completed ones. Redis is rebuilt from this when its copy is lost.
+ * queued ones (reserved in full, in flight) and settled ones that were charged (completed, or cancelled
+ * after their first bytes: `charged_interactions`). Redis is rebuilt from this when its copy is lost.
  */
 export const sumReservedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
   connection.one(sql.type(totalsSchema)`
-    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::bigint AS interactions
+    SELECT count(*)::int AS requests,
+      coalesce(sum(CASE WHEN status = 'queued' THEN num_interactions ELSE charged_interactions END), 0)::bigint AS interactions
     FROM simulations
-    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND status IN ('queued', 'completed')
+    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()}
+      AND (status = 'queued' OR charged_interactions IS NOT NULL)
   `);
 
-/** What the usage endpoint reports: only runs that completed count as usage. */
+/** What the usage endpoint reports: only settled runs that were charged count as usage. */
 export const sumCompletedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
   connection.one(sql.type(totalsSchema)`
-    SELECT count(*)::int AS requests, coalesce(sum(num_interactions), 0)::bigint AS interactions
+    SELECT count(*)::int AS requests, coalesce(sum(charged_interactions), 0)::bigint AS interactions
     FROM simulations
-    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND status = 'completed'
+    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND charged_interactions IS NOT NULL
   `);
 
 const staleSchema = z.object({ id: z.string(), account_id: z.string(), num_interactions: z.number(), period_start: z.string() });

@@ -4,7 +4,9 @@ import { byId, showText } from './dom.js';
 import { explainApiError, explainLoginError } from './explainError.js';
 import { setUpHistory } from './historyPanel.js';
 import { setUpKeys } from './keysPanel.js';
+import { loadPlans } from './plansPanel.js';
 import { setUpSimulation } from './simulationPanel.js';
+import { setUpUsageDaily } from './usageDailyPanel.js';
 import { loadUsage } from './usagePanel.js';
 
 const main = byId('main');
@@ -34,8 +36,9 @@ setUnauthorizedHandler((error) => {
 
 const start = async () => {
   const catalog = api('/v1/presets').catch(() => null);
+  let account;
   try {
-    await loadAccount();
+    account = await loadAccount();
   } catch (error) {
     if (error.status === 401) {
       return;
@@ -50,7 +53,8 @@ const start = async () => {
   }
   setUpSignOut(showNotice);
 
-  const keys = setUpKeys();
+  const usageDaily = setUpUsageDaily({ onCredentials: (credentials) => keys.setUsage(credentials) });
+  const keys = setUpKeys({ onKeys: (list) => usageDaily.setKeys(list) });
   const simulation = setUpSimulation({
     onFinished: () => {
       void refreshUsage();
@@ -59,9 +63,10 @@ const start = async () => {
   });
   const history = setUpHistory({ showResult: simulation.showResult, runAgain: simulation.runAgain });
   const refreshUsage = async () => {
-    const usage = await loadUsage();
+    const [usage] = await Promise.all([loadUsage(), usageDaily.load()]);
     if (usage !== null) {
       simulation.setPlanLimit(usage.plan.max_interactions_per_request);
+      keys.setPlanLimit(usage.plan.max_interactions_per_request);
     }
   };
   const presets = await catalog;
@@ -71,7 +76,7 @@ const start = async () => {
     simulation.setPresets(presets);
     history.setPresets(presets);
   }
-  await Promise.all([refreshUsage(), keys.load(), history.load()]);
+  await Promise.all([refreshUsage(), keys.load(), history.load(), loadPlans(account)]);
   main.removeAttribute('aria-busy');
 };
 

@@ -1,29 +1,37 @@
-// What to draw for each preset: its main numeric fields as lines (on a left and an optional right axis,
-// so fields of different units keep their own scale), and at most one 0/1 flag marked as points on a line.
+// What to draw for each preset: small multiples, one panel per quantity with its own unit and scale (never
+// two units on two axes of one panel), stacked on one shared interaction axis. Fields of one unit that are
+// read together share a panel (systolic and diastolic pressure; difficulty and cognitive load, both 0–1).
+// A 0/1 flag is marked as points on the first panel's line.
 
 const SPECS = {
   finance: {
-    left: ['portfolio_value'],
-    right: [],
-    axes: ['Portfolio value', ''],
+    panels: [
+      { fields: ['portfolio_value'], title: 'Portfolio value' },
+      { fields: ['daily_return'], title: 'Daily return (%)', format: 'percent' },
+    ],
     marker: { field: 'risk_alert', on: 'portfolio_value', label: 'Risk alert', nouns: ['risk alert', 'risk alerts'] },
   },
   education: {
-    left: ['response_time_ms'],
-    right: ['difficulty', 'cognitive_load'],
-    axes: ['Response time (ms)', 'Difficulty, load (0–1)'],
+    panels: [
+      { fields: ['response_time_ms'], title: 'Response time (ms)' },
+      { fields: ['difficulty', 'cognitive_load'], title: 'Difficulty and cognitive load (0–1)' },
+    ],
     marker: null,
   },
   healthcare: {
-    left: ['heart_rate', 'systolic_bp', 'diastolic_bp'],
-    right: ['spo2'],
-    axes: ['bpm, mmHg', 'SpO₂ (%)'],
+    panels: [
+      { fields: ['heart_rate'], title: 'Heart rate (bpm)' },
+      { fields: ['systolic_bp', 'diastolic_bp'], title: 'Blood pressure (mmHg)' },
+      { fields: ['spo2'], title: 'SpO₂ (%)' },
+      { fields: ['temperature_c'], title: 'Temperature (°C)' },
+    ],
     marker: { field: 'alert', on: 'heart_rate', label: 'Alert', nouns: ['alert', 'alerts'] },
   },
   mobile_app: {
-    left: ['session_duration_s'],
-    right: ['revenue'],
-    axes: ['Session (s)', 'Revenue'],
+    panels: [
+      { fields: ['session_duration_s'], title: 'Session duration (s)' },
+      { fields: ['revenue'], title: 'Revenue' },
+    ],
     marker: { field: 'crash', on: 'session_duration_s', label: 'Crash', nouns: ['crash', 'crashes'] },
   },
 };
@@ -35,8 +43,8 @@ const LABELS = {
   difficulty: 'Difficulty',
   cognitive_load: 'Cognitive load',
   heart_rate: 'Heart rate (bpm)',
-  systolic_bp: 'Systolic BP (mmHg)',
-  diastolic_bp: 'Diastolic BP (mmHg)',
+  systolic_bp: 'Systolic',
+  diastolic_bp: 'Diastolic',
   spo2: 'SpO₂ (%)',
   temperature_c: 'Temperature (°C)',
   session_duration_s: 'Session (s)',
@@ -52,15 +60,17 @@ export const fieldLabel = (name) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-const axisTitles = (left, right) => [left.map(fieldLabel).join(', '), right.map(fieldLabel).join(', ')];
-
 const IDS = new Set(['sequence_id', 'interaction_id']);
 
 const isFlag = (records, field) => records.every((record) => record[field] === 0 || record[field] === 1);
 
 /**
- * The spec for a preset, keeping only fields the catalog's record_fields lists; a preset this page does
- * not know gets its first continuous numeric field, and its first flag as markers.
+ * The panels for a preset, keeping only fields the catalog's record_fields lists (a field an engine drops
+ * drops out of its panel, an emptied panel goes); a preset this page does not know gets a panel per
+ * continuous numeric field (at most four), and its first flag as markers. Fields that are not numbers
+ * (state, an engine-3 scenario_event) are never charted as lines.
+ * Returns { panels: [{ fields, title, format }], marker } or null when nothing can be drawn; `format` is
+ * 'percent' for a fraction read as a percentage (a daily return of 0.0123 is 1.23 %).
  */
 export const chartSpecFor = (preset, records) => {
   const numeric = (preset?.record_fields ?? [])
@@ -69,29 +79,32 @@ export const chartSpecFor = (preset, records) => {
   const known = new Set(numeric);
   const spec = Object.hasOwn(SPECS, preset?.name) ? SPECS[preset.name] : null;
   if (spec !== null) {
-    const left = spec.left.filter((field) => known.has(field));
-    if (left.length > 0) {
-      const marker = spec.marker !== null && known.has(spec.marker.field) && left.includes(spec.marker.on) ? spec.marker : null;
-      const right = spec.right.filter((field) => known.has(field));
-      // The short axis titles fit only the full set of fields they were written for.
-      const complete = left.length === spec.left.length && right.length === spec.right.length;
-      return { left, right, marker, axes: complete ? spec.axes : axisTitles(left, right) };
+    const panels = spec.panels
+      .map((panel) => {
+        const fields = panel.fields.filter((field) => known.has(field));
+        // A title written for the full set of fields would name a missing one.
+        return {
+          fields,
+          title: fields.length === panel.fields.length ? panel.title : fields.map(fieldLabel).join(', '),
+          format: panel.format ?? 'number',
+        };
+      })
+      .filter((panel) => panel.fields.length > 0);
+    if (panels.length > 0) {
+      const marker = spec.marker !== null && known.has(spec.marker.field) && panels[0].fields.includes(spec.marker.on) ? spec.marker : null;
+      return { panels, marker };
     }
   }
   const continuous = numeric.filter((field) => !isFlag(records, field));
   const flags = numeric.filter((field) => isFlag(records, field));
-  const first = continuous[0];
-  if (first === undefined) {
+  if (continuous.length === 0) {
     return null;
   }
-  const right = continuous.slice(1, 2);
   return {
-    left: [first],
-    right,
-    axes: axisTitles([first], right),
+    panels: continuous.slice(0, 4).map((field) => ({ fields: [field], title: fieldLabel(field), format: 'number' })),
     marker:
       flags[0] === undefined
         ? null
-        : { field: flags[0], on: first, label: fieldLabel(flags[0]), nouns: [`record with ${flags[0]} = 1`, `records with ${flags[0]} = 1`] },
+        : { field: flags[0], on: continuous[0], label: fieldLabel(flags[0]), nouns: [`record with ${flags[0]} = 1`, `records with ${flags[0]} = 1`] },
   };
 };

@@ -12,7 +12,8 @@ const DOWNLOADS = [
   { label: 'NDJSON', accept: 'application/x-ndjson', extension: 'ndjson' },
 ];
 
-const STATUS_TEXT = { queued: 'Running', completed: 'Completed', failed: 'Failed', timed_out: 'Timed out' };
+// Cancelled (the client left) reads apart from failed (the service's fault): different causes, different fixes.
+const STATUS_TEXT = { queued: 'Running', completed: 'Completed', cancelled: 'Cancelled', failed: 'Failed', timed_out: 'Timed out' };
 
 const credentialCell = (credential) =>
   credential.type === 'api_key' ? el('td', {}, 'Key ', el('code', {}, `${credential.key_prefix}…`)) : el('td', { className: 'small' }, 'Browser session');
@@ -28,6 +29,7 @@ const smallButton = (text, label, onclick) =>
 export const setUpHistory = ({ showResult, runAgain }) => {
   const tbody = byId('history-body');
   const filter = byId('history-preset');
+  const statusFilter = byId('history-status');
   const problem = byId('history-error');
   const newer = byId('history-newer');
   const older = byId('history-older');
@@ -105,6 +107,9 @@ export const setUpHistory = ({ showResult, runAgain }) => {
     if (filter.value !== '') {
       query.set('preset', filter.value);
     }
+    if (statusFilter.value !== '') {
+      query.set('status', statusFilter.value);
+    }
     if (cursors[page] !== null) {
       query.set('cursor', cursors[page]);
     }
@@ -116,7 +121,7 @@ export const setUpHistory = ({ showResult, runAgain }) => {
       older.hidden = nextCursor === null;
       tbody.replaceChildren(
         ...(data.length === 0
-          ? [el('tr', {}, el('td', { colSpan: 8, className: 'muted' }, filter.value === '' ? 'No runs yet.' : 'No runs of this preset.'))]
+          ? [el('tr', {}, el('td', { colSpan: 8, className: 'muted' }, filter.value === '' && statusFilter.value === '' ? 'No runs yet.' : 'No runs match these filters.'))]
           : data.map(runRow)),
       );
       position.textContent = data.length === 0 ? '' : `Page ${page + 1}`;
@@ -143,6 +148,7 @@ export const setUpHistory = ({ showResult, runAgain }) => {
   };
 
   filter.addEventListener('change', () => void reload());
+  statusFilter.addEventListener('change', () => void reload());
   older.addEventListener('click', () => {
     if (nextCursor !== null) {
       cursors = [...cursors.slice(0, page + 1), nextCursor];

@@ -1,7 +1,8 @@
 import { api } from './api.js';
 import { announce, byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
-import { formatDateTime } from './format.js';
+import { formatDateTime, formatInteger } from './format.js';
+import { setUpGettingStarted } from './gettingStarted.js';
 
 const NAME_MAX = 100;
 
@@ -24,14 +25,21 @@ const actionButton = (label, className, name, onClick) =>
     onclick: (event) => onClick(event.currentTarget),
   });
 
-const keyRow = (key, onRevoke, onRoll) =>
+// This month's runs of a key (GET /v1/usage/daily): every run, and the interactions counted against the plan.
+const usageCells = (usage) =>
+  usage === undefined
+    ? [el('td', { className: 'num muted' }, '0'), el('td', { className: 'num muted' }, '0')]
+    : [el('td', { className: 'num' }, formatInteger(usage.runs)), el('td', { className: 'num' }, formatInteger(usage.interactions))];
+
+const keyRow = (key, usage, onRevoke, onRoll) =>
   el(
     'tr',
-    {},
+    { attrs: { 'data-key-id': key.id } },
     el('th', { attrs: { scope: 'row' } }, key.name),
     el('td', {}, el('code', {}, `${key.key_prefix}…`)),
     el('td', {}, formatDateTime(key.created_at)),
     el('td', {}, key.last_used_at === null ? el('span', { className: 'muted' }, 'Never') : formatDateTime(key.last_used_at)),
+    ...usageCells(usage),
     statusCell(key),
     el(
       'td',
@@ -47,7 +55,7 @@ const keyRow = (key, onRevoke, onRoll) =>
  * The API keys card: list, create (showing the secret once), roll (a new key of the same name, the old one
  * working for a grace period) and revoke, each change behind a confirmation dialog.
  */
-export const setUpKeys = () => {
+export const setUpKeys = ({ onKeys = () => {} } = {}) => {
   const tbody = byId('keys-body');
   const form = byId('key-form');
   const nameInput = byId('key-name');
@@ -58,18 +66,46 @@ export const setUpKeys = () => {
   const dialog = byId('revoke-dialog');
   const rollDialog = byId('roll-dialog');
   const previous = byId('new-key-previous');
+  const gettingStarted = setUpGettingStarted();
 
+  let keys = null;
+  let usageByKey = new Map();
+  let perRun = 1000;
+
+  const render = () => {
+    if (keys === null) {
+      return;
+    }
+    tbody.replaceChildren(
+      ...(keys.length === 0
+        ? [el('tr', {}, el('td', { colSpan: 8, className: 'muted' }, 'No keys yet. Create one to call the API from a program.'))]
+        : keys.map((key) => keyRow(key, usageByKey.get(key.id), confirmRevoke, confirmRoll))),
+    );
+  };
+
+  /** Lists the keys; resolves to them (or null when they could not be read). */
   const load = async () => {
     try {
-      const keys = await api('/v1/api-keys');
-      tbody.replaceChildren(
-        ...(keys.length === 0
-          ? [el('tr', {}, el('td', { colSpan: 6, className: 'muted' }, 'No keys yet. Create one to call the API from a program.'))]
-          : keys.map((key) => keyRow(key, confirmRevoke, confirmRoll))),
-      );
+      keys = await api('/v1/api-keys');
+      render();
+      onKeys(keys);
+      return keys;
     } catch (error) {
-      tbody.replaceChildren(el('tr', {}, el('td', { colSpan: 6 }, `The keys could not be loaded. ${explainApiError(error)}`)));
+      keys = null;
+      tbody.replaceChildren(el('tr', {}, el('td', { colSpan: 8 }, `The keys could not be loaded. ${explainApiError(error)}`)));
+      return null;
     }
+  };
+
+  /** This month's usage per credential, from GET /v1/usage/daily. */
+  const setUsage = (credentials) => {
+    usageByKey = new Map(credentials.filter((entry) => entry.credential.type === 'api_key').map((entry) => [entry.credential.api_key_id, entry]));
+    render();
+  };
+
+  /** The snippets ask for at most this many interactions, so they run on the caller's plan. */
+  const setPlanLimit = (limit) => {
+    perRun = Math.min(1000, limit);
   };
 
   let creating = false;
@@ -110,6 +146,7 @@ export const setUpKeys = () => {
     newKeyValue.value = secret;
     copied.textContent = '';
     showText(previous, previousNote);
+    gettingStarted.show(secret, perRun);
     newKey.hidden = false;
     newKeyValue.focus();
     newKeyValue.select();
@@ -132,6 +169,7 @@ export const setUpKeys = () => {
     newKeyValue.value = '';
     copied.textContent = '';
     showText(previous, '');
+    gettingStarted.clear();
     newKey.hidden = true;
     nameInput.focus();
   });
@@ -221,5 +259,5 @@ export const setUpKeys = () => {
     }
   });
 
-  return { load };
+  return { load, setUsage, setPlanLimit };
 };

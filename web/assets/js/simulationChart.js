@@ -1,5 +1,7 @@
 import uPlot from '../vendor/uPlot.esm.js';
+import { bandsPlugin, latestLegendPlugin, sequenceGaps, sequenceStarts, stateRuns } from './chartPlugins.js';
 import { chartSpecFor, fieldLabel } from './chartSpec.js';
+import { el } from './dom.js';
 import { formatInteger, formatNumber, plural } from './format.js';
 
 // Line colours hold at least 4.5:1 against white; the marker red is reserved for alerts.
@@ -10,6 +12,7 @@ const MARKER_COLOR = '#c0122c';
 const STATE_BASE = ['#56B4E9', '#E69F00', '#009E73', '#CC79A7', '#999999', '#F0E442', '#D55E00', '#0072B2'];
 const TINT = 0.32;
 const INTEGER_STEPS = [1, 2, 5].flatMap((step) => [1, 10, 100, 1000, 10_000, 100_000].map((scale) => step * scale)).sort((a, b) => a - b);
+const AXIS_STYLE = { stroke: '#374151', grid: { stroke: '#e5e7eb', width: 1 }, ticks: { stroke: '#d1d5db', width: 1 } };
 
 const tint = (hex) => {
   const channel = (offset) => Math.round(255 - (255 - Number.parseInt(hex.slice(offset, offset + 2), 16)) * TINT);
@@ -19,79 +22,15 @@ const tint = (hex) => {
 /** One colour per state, by its place in the preset's supported_states, so colours are stable across runs. */
 export const stateColors = (states) => new Map(states.map((state, index) => [state, tint(STATE_BASE[index % STATE_BASE.length])]));
 
-/** Consecutive records in one state, as [from, to] interaction ids. */
-const stateRuns = (records) => {
-  const runs = [];
-  for (const record of records) {
-    const last = runs.at(-1);
-    if (last !== undefined && last.state === record.state) {
-      last.to = record.interaction_id;
-    } else {
-      runs.push({ state: record.state, from: record.interaction_id, to: record.interaction_id });
-    }
-  }
-  return runs;
-};
-
-/** Interaction ids where a new sequence (a new simulated subject) begins, the first one excepted. */
-const sequenceStarts = (records) => {
-  const starts = [];
-  for (let index = 1; index < records.length; index += 1) {
-    if (records[index].sequence_id !== records[index - 1].sequence_id) {
-      starts.push(records[index].interaction_id);
-    }
-  }
-  return starts;
-};
-
-const bandsPlugin = (runs, colors, starts) => ({
-  hooks: {
-    // drawClear runs after the canvas is cleared and before grid and series: the bands sit behind both.
-    drawClear: [
-      (u) => {
-        const { ctx, bbox } = u;
-        ctx.save();
-        ctx.beginPath();
-        ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
-        ctx.clip();
-        for (const run of runs) {
-          const x0 = u.valToPos(run.from - 0.5, 'x', true);
-          const x1 = u.valToPos(run.to + 0.5, 'x', true);
-          if (x1 < bbox.left || x0 > bbox.left + bbox.width) {
-            continue;
-          }
-          ctx.fillStyle = colors.get(run.state) ?? '#eeeeee';
-          ctx.fillRect(x0, bbox.top, Math.max(1, x1 - x0), bbox.height);
-        }
-        // A new subject's values start afresh: a dashed line says the jump is not a crash. Skipped when
-        // sequences are so short that the lines would hide the bands.
-        if (starts.length > bbox.width / (24 * devicePixelRatio)) {
-          ctx.restore();
-          return;
-        }
-        ctx.strokeStyle = '#4b5563';
-        ctx.lineWidth = Math.max(1, devicePixelRatio);
-        ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
-        ctx.beginPath();
-        for (const start of starts) {
-          const x = Math.round(u.valToPos(start - 0.5, 'x', true)) + 0.5;
-          ctx.moveTo(x, bbox.top);
-          ctx.lineTo(x, bbox.top + bbox.height);
-        }
-        ctx.stroke();
-        ctx.restore();
-      },
-    ],
-  },
-});
-
-const sizeFor = (container) => {
+/** One panel alone gets the old single chart's height; stacked panels share the height of about two. */
+const sizeFor = (container, panels) => {
   const width = Math.max(280, Math.floor(container.clientWidth));
-  return { width, height: Math.round(Math.min(340, Math.max(220, width * 0.45))) };
+  const height = panels === 1 ? Math.min(340, Math.max(220, width * 0.45)) : Math.min(190, Math.max(130, width * 0.2));
+  return { width, height: Math.round(height) };
 };
 
 const describe = (records, spec, stateShares, markerCount, starts) => {
-  const field = spec.left[0];
+  const field = spec.panels[0].fields[0];
   const values = records.map((record) => record[field]).filter((value) => typeof value === 'number');
   const parts = [];
   if (values.length > 0) {
@@ -107,11 +46,14 @@ const describe = (records, spec, stateShares, markerCount, starts) => {
         `(lowest ${formatNumber(lowest)}, highest ${formatNumber(highest)}) over ${formatInteger(records.length)} interactions.`,
     );
   }
+  if (spec.panels.length > 1) {
+    parts.push(`${spec.panels.length} panels on one interaction axis, each with its own scale: ${spec.panels.map((panel) => panel.title).join('; ')}.`);
+  }
   if (spec.marker !== null) {
     parts.push(`${plural(markerCount, ...spec.marker.nouns)}, marked in red.`);
   }
   if (starts.length > 0) {
-    parts.push(`${formatInteger(starts.length + 1)} sequences; dashed lines mark where a new one starts.`);
+    parts.push(`${formatInteger(starts.length + 1)} sequences; lines break where a new one starts.`);
   }
   const top = [...stateShares].sort((a, b) => b.count - a.count)[0];
   if (top !== undefined && top.count > 0) {
@@ -120,9 +62,16 @@ const describe = (records, spec, stateShares, markerCount, starts) => {
   return parts.join(' ');
 };
 
+let charts = 0;
+
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
+/** Legend values and axis labels of a panel, in the way its quantity is read. */
+const formatterFor = (format) => (format === 'percent' ? (value) => percent.format(value) : (value) => formatNumber(value));
+
 /**
- * Draws the result into `container`. Returns the caption text, the state legend entries and destroy();
- * the figure carries data-points so a test can tell a drawn chart from an empty one.
+ * Draws the result into `container` as one panel per quantity. Returns the caption text, the state legend
+ * entries, the number of panels and destroy(); the figure carries data-points so a test can tell a drawn
+ * chart from an empty one.
  */
 export const drawSimulationChart = (container, result, preset) => {
   const records = result.data;
@@ -135,78 +84,114 @@ export const drawSimulationChart = (container, result, preset) => {
   }
   const stateShares = [...counts].map(([state, count]) => ({ state, count, color: colors.get(state) ?? '#eeeeee' }));
 
+  container.replaceChildren();
   if (spec === null || records.length === 0) {
-    container.replaceChildren();
-    return { caption: 'Nothing to chart for this result.', stateShares, points: 0, destroy: () => {} };
+    return { caption: 'Nothing to chart for this result.', stateShares, points: 0, panels: 0, destroy: () => {} };
   }
 
   const starts = sequenceStarts(records);
-  const lines = [...spec.left, ...spec.right];
-  const data = [records.map((record) => record.interaction_id)];
-  for (const field of lines) {
-    data.push(records.map((record) => (typeof record[field] === 'number' ? record[field] : null)));
-  }
-  let markerCount = 0;
-  if (spec.marker !== null) {
-    data.push(
-      records.map((record) => {
-        if (record[spec.marker.field] !== 1) {
-          return null;
-        }
-        markerCount += 1;
-        return record[spec.marker.on];
-      }),
-    );
-  }
-
-  const axisStyle = { stroke: '#374151', grid: { stroke: '#e5e7eb', width: 1 }, ticks: { stroke: '#d1d5db', width: 1 } };
-  const options = {
-    ...sizeFor(container),
-    scales: { x: { time: false }, left: { auto: true }, right: { auto: true } },
-    series: [
-      { label: 'Interaction' },
-      ...lines.map((field, index) => ({
-        label: fieldLabel(field),
-        scale: spec.right.includes(field) ? 'right' : 'left',
-        stroke: LINE_COLORS[index % LINE_COLORS.length],
-        width: 1.5,
-        points: { show: false },
-      })),
-      ...(spec.marker === null
-        ? []
-        : [
-            {
-              label: spec.marker.label,
-              scale: 'left',
-              stroke: MARKER_COLOR,
-              fill: MARKER_COLOR,
-              width: 0,
-              paths: () => null,
-              points: { show: true, size: 6, width: 1, stroke: MARKER_COLOR, fill: MARKER_COLOR },
-            },
-          ]),
-    ],
-    axes: [
-      // Interactions are whole numbers: no 2.5 on the axis of a short run.
-      { ...axisStyle, label: 'Interaction', incrs: INTEGER_STEPS },
-      { ...axisStyle, scale: 'left', label: spec.axes[0], size: 64 },
-      ...(spec.right.length === 0
-        ? []
-        : [{ ...axisStyle, scale: 'right', side: 1, label: spec.axes[1], size: 56, grid: { show: false } }]),
-    ],
-    plugins: [bandsPlugin(stateRuns(records), colors, starts)],
-    cursor: { drag: { x: true, y: false } },
+  const startIds = starts.map((index) => records[index].interaction_id);
+  const runs = stateRuns(records);
+  const xs = records.map((record) => record.interaction_id);
+  // The panels move one cursor and zoom together, and no other chart on the page.
+  charts += 1;
+  const syncKey = `simulation-${charts}`;
+  const interaction = {
+    label: 'Interaction',
+    value: (u, value, seriesIndex, index) =>
+      index === null || records[index] === undefined ? '--' : `${formatInteger(value)} · sequence ${records[index].sequence_id} · ${records[index].state}`,
   };
+  let markerCount = 0;
+  const plots = [];
+  let zooming = false;
 
-  container.replaceChildren();
-  const plot = new uPlot(options, data, container);
-  let width = options.width;
-  // Only a change of width resizes: the plot's own height change must not feed back into the observer.
+  spec.panels.forEach((panel, panelIndex) => {
+    const last = panelIndex === spec.panels.length - 1;
+    const marker = panelIndex === 0 ? spec.marker : null;
+    const data = [xs, ...panel.fields.map((field) => records.map((record) => (typeof record[field] === 'number' ? record[field] : null)))];
+    if (marker !== null) {
+      data.push(
+        records.map((record) => {
+          if (record[marker.field] !== 1) {
+            return null;
+          }
+          markerCount += 1;
+          return record[marker.on];
+        }),
+      );
+    }
+    const format = formatterFor(panel.format);
+    const holder = el('div', { className: panelIndex === 0 ? 'chart-panel' : 'chart-panel chart-panel-rest', attrs: { 'data-panel': panel.title } });
+    container.append(holder);
+    const options = {
+      ...sizeFor(container, spec.panels.length),
+      title: panel.title,
+      scales: { x: { time: false } },
+      series: [
+        interaction,
+        ...panel.fields.map((field, index) => ({
+          label: fieldLabel(field),
+          stroke: LINE_COLORS[index % LINE_COLORS.length],
+          width: 1.5,
+          points: { show: false },
+          gaps: sequenceGaps(starts),
+          value: (u, value) => (value === null || value === undefined ? '--' : format(value)),
+        })),
+        ...(marker === null
+          ? []
+          : [
+              {
+                label: marker.label,
+                stroke: MARKER_COLOR,
+                fill: MARKER_COLOR,
+                width: 0,
+                paths: () => null,
+                points: { show: true, size: 6, width: 1, stroke: MARKER_COLOR, fill: MARKER_COLOR },
+                value: (u, value) => (value === null || value === undefined ? 'no' : 'yes'),
+              },
+            ]),
+      ],
+      axes: [
+        // Interactions are whole numbers: no 2.5 on the axis of a short run. Only the lowest panel
+        // labels the shared axis; the others keep its grid.
+        last
+          ? { ...AXIS_STYLE, label: 'Interaction', incrs: INTEGER_STEPS }
+          : { ...AXIS_STYLE, incrs: INTEGER_STEPS, size: 10, values: (u, splits) => splits.map(() => '') },
+        { ...AXIS_STYLE, size: 64, values: (u, splits) => splits.map(format) },
+      ],
+      plugins: [bandsPlugin(runs, colors, startIds), latestLegendPlugin()],
+      // No horizontal hairline: at one height in every panel it would mean nothing in the others.
+      cursor: { y: false, drag: { x: true, y: false }, sync: { key: syncKey } },
+      hooks: {
+        // A zoom in one panel zooms them all.
+        setScale: [
+          (u, key) => {
+            if (key !== 'x' || zooming) {
+              return;
+            }
+            zooming = true;
+            for (const other of plots) {
+              if (other !== u) {
+                other.setScale('x', { min: u.scales.x.min, max: u.scales.x.max });
+              }
+            }
+            zooming = false;
+          },
+        ],
+      },
+    };
+    plots.push(new uPlot(options, data, holder));
+  });
+
+  let width = sizeFor(container, spec.panels.length).width;
+  // Only a change of width resizes: the plots' own height change must not feed back into the observer.
   const observer = new ResizeObserver(() => {
-    const size = sizeFor(container);
+    const size = sizeFor(container, spec.panels.length);
     if (size.width !== width) {
       width = size.width;
-      plot.setSize(size);
+      for (const plot of plots) {
+        plot.setSize(size);
+      }
     }
   });
   observer.observe(container);
@@ -215,9 +200,12 @@ export const drawSimulationChart = (container, result, preset) => {
     caption: describe(records, spec, stateShares, markerCount, starts),
     stateShares,
     points: records.length,
+    panels: plots.length,
     destroy: () => {
       observer.disconnect();
-      plot.destroy();
+      for (const plot of plots) {
+        plot.destroy();
+      }
     },
   };
 };

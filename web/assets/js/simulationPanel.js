@@ -127,6 +127,7 @@ export const setUpSimulation = ({ onFinished }) => {
     chart?.destroy();
     chart = null;
     figure.dataset.points = '0';
+    figure.dataset.panels = '0';
     try {
       const { drawSimulationChart } = await import('./simulationChart.js');
       chart = drawSimulationChart(byId('sim-chart'), result, preset);
@@ -141,6 +142,7 @@ export const setUpSimulation = ({ onFinished }) => {
           return el('li', {}, swatch, `${state} · ${shown}`);
         }),
       );
+      figure.dataset.panels = String(chart.panels);
       figure.dataset.points = String(chart.points);
     } catch {
       byId('sim-chart-caption').textContent = 'The chart could not be drawn; the table and downloads below have the data.';

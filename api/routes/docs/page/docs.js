@@ -81,7 +81,30 @@ const renderSchema = (document_, schema, depth = 0) => {
 const schemaBlock = (document_, schema) =>
   h('div', { class: 'schema' }, h('div', { class: 'muted' }, typeName(schema)), renderSchema(document_, schema));
 
-const renderOperation = (document_, path, method, operation) => {
+const LANGUAGES = [
+  ['curl', 'curl'],
+  ['typescript', 'TypeScript'],
+  ['python', 'Python'],
+];
+
+// A request in each client, then the answer, from /docs/examples.json (built from this same document).
+const renderExamples = (example) => {
+  if (!example) return null;
+  const { response } = example;
+  const answer = response.body !== undefined ? JSON.stringify(response.body, null, 2) : (response.text ?? '');
+  const headers = Object.entries(response.headers ?? {}).map(([name, value]) => `${name}: ${value}`);
+  return h(
+    'div',
+    { class: 'examples' },
+    h('h4', {}, 'Example'),
+    LANGUAGES.map(([key, label], index) =>
+      h('details', { class: `example example-${key}`, ...(index === 0 ? { open: '' } : {}) }, h('summary', {}, label), h('pre', {}, h('code', {}, example[key]))),
+    ),
+    h('div', { class: 'example-response' }, h('span', { class: 'muted' }, `Response ${response.status}`), headers.length > 0 || answer !== '' ? h('pre', {}, h('code', {}, [...headers, answer].filter(Boolean).join('\n'))) : null),
+  );
+};
+
+const renderOperation = (document_, path, method, operation, example) => {
   const id = operation.operationId;
   const security = (operation.security ?? []).map((alternative) => Object.keys(alternative).join(' + ') || 'none');
   const parameters = operation.parameters ?? [];
@@ -110,6 +133,7 @@ const renderOperation = (document_, path, method, operation) => {
         )
       : null,
     body ? h('div', {}, h('h4', {}, 'Request body (application/json)'), schemaBlock(document_, body)) : null,
+    renderExamples(example),
     h('h4', {}, 'Responses'),
     h(
       'table',
@@ -134,7 +158,7 @@ const renderOperation = (document_, path, method, operation) => {
   );
 };
 
-const render = (document_) => {
+const render = ([document_, examples]) => {
   document.title = `${document_.info.title} ${document_.info.version} · API reference`;
   document.getElementById('title').textContent = `${document_.info.title} ${document_.info.version}`;
   const main = document.getElementById('reference');
@@ -151,16 +175,18 @@ const render = (document_) => {
   }
   for (const [tag, operations] of byTag) {
     toc.append(h('h2', {}, tag), ...operations.map(([path, method, operation]) => h('a', { href: `#${operation.operationId}` }, `${method.toUpperCase()} ${path}`)));
-    main.append(h('h2', { class: 'tag' }, tag), ...operations.map(([path, method, operation]) => renderOperation(document_, path, method, operation)));
+    main.append(h('h2', { class: 'tag' }, tag), ...operations.map(([path, method, operation]) => renderOperation(document_, path, method, operation, examples[operation.operationId])));
   }
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 };
 
-fetch('/openapi.json', { headers: { Accept: 'application/json' } })
-  .then((response) => {
-    if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
+const load = (url) =>
+  fetch(url, { headers: { Accept: 'application/json' } }).then((response) => {
+    if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
     return response.json();
-  })
+  });
+
+Promise.all([load('/openapi.json'), load('/docs/examples.json')])
   .then(render)
   .catch((error) => {
     document.getElementById('reference').replaceChildren(h('p', {}, `The description could not be loaded: ${error.message}`));

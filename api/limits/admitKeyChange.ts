@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { AppError } from '../../shared/errors/AppError.ts';
+import { keyChangeRateLimitExceeded } from '../../shared/errors/errors.ts';
+import type { Services } from '../Services.ts';
+import { keyChangeWindowKey } from './limitKeys.ts';
+import { KEY_CHANGE_OUTCOMES, limitScripts } from './limitScripts.ts';
+
+/** Creations and rolls of API keys allowed per account in any hour (DECISIONS "Key rolls"). */
+const KEY_CHANGES_PER_HOUR = 20;
+const WINDOW_US = 3600 * 1_000_000;
+
+/**
+ * Counts one attempt to create or roll a key in the account's sliding hour, or refuses it (429 with
+ * `Retry-After`) without counting it. One script call decides, so simultaneous attempts on any number of
+ * API processes never pass more than the limit. Returns the refusal, if any.
+ */
+export const admitKeyChange = async (services: Services, input: { accountId: string; requestId: string }): Promise<AppError | undefined> => {
+  const [outcome = -1, , retryAfter = 1] = await limitScripts(services.redis).bssAdmitKeyChange(
+    keyChangeWindowKey(services.redisPrefix, input.accountId),
+    KEY_CHANGES_PER_HOUR,
+    WINDOW_US,
+    `${input.requestId}:${randomUUID()}`,
+  );
+  switch (outcome) {
+    case KEY_CHANGE_OUTCOMES.counted:
+      return undefined;
+    case KEY_CHANGE_OUTCOMES.rateLimited:
+      return keyChangeRateLimitExceeded(KEY_CHANGES_PER_HOUR, retryAfter);
+    default:
+      throw new Error(`unexpected key change admission outcome ${outcome}`);
+  }
+};

@@ -1,0 +1,82 @@
+-- One round trip decides a simulation request's admission, atomically, in the order of checks of
+-- DECISIONS: (authentication, confirmed here for a cached principal) -> rate limit -> (validation, decided
+-- by the caller before the call) -> monthly requests -> monthly interactions -> concurrency slot. Either
+-- everything is taken (a rate-window entry, the quota reservation and a slot) or, past the rate limiter,
+-- nothing is.
+--
+-- Keys share the `{accountId}` hash tag so the script runs on Redis Cluster.
+--   KEYS[1] rate window   ZSET member=simulation id, score=µs timestamp from Redis TIME
+--   KEYS[2] quota         HASH requests, interactions (reserved + committed in the period)
+--   KEYS[3] slots         ZSET member=simulation id, score=lease expiry in ms
+--   KEYS[4] auth version  STRING the account's credential version (shared/auth/authVersion.ts)
+-- ARGV: 1 rpm, 2 window µs, 3 simulation id (the rate entry and the slot), 4 admit (1 = the request is
+--       valid and wants quota, 0 = stop after the rate limiter), 5 monthly requests, 6 monthly
+--       interactions, 7 interactions requested, 8 max concurrent, 9 lease ms, 10 quota key ttl s,
+--       11 the auth version the caller's principal was cached under ('' = not cached, nothing to check)
+-- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see ADMISSION_OUTCOMES (limitScripts.ts).
+local t = redis.call('TIME')
+local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now_ms = math.floor(now_us / 1000)
+local rpm = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+
+-- A cached principal holds only while its account's version is unchanged (a missing version never matches).
+if ARGV[11] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[11] then
+  return {7, 0, 0, 0, 0}
+end
+-- A missing quota counter means Redis may have lost the rate window too: both are rebuilt before counting.
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  return {2, 0, 0, 0, 0}
+end
+
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_us - window)
+local count = redis.call('ZCARD', KEYS[1])
+
+local function seconds_until(us)
+  local s = math.ceil((us - now_us) / 1000000)
+  if s < 1 then s = 1 end
+  return s
+end
+
+if count >= rpm then
+  -- Admission resumes when enough entries leave for the count to drop below the limit.
+  local entry = redis.call('ZRANGE', KEYS[1], count - rpm, count - rpm, 'WITHSCORES')
+  local retry = seconds_until(tonumber(entry[2]) + window)
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {1, 0, seconds_until(tonumber(oldest[2]) + window), retry, 0}
+end
+redis.call('ZADD', KEYS[1], now_us, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000) + 1000)
+count = count + 1
+
+local remaining = rpm - count
+if remaining < 0 then remaining = 0 end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local reset = 0
+if oldest[2] then reset = seconds_until(tonumber(oldest[2]) + window) end
+
+if ARGV[4] ~= '1' then
+  return {6, remaining, reset, 0, 0}
+end
+
+local used_requests = tonumber(redis.call('HGET', KEYS[2], 'requests') or '0')
+local used_interactions = tonumber(redis.call('HGET', KEYS[2], 'interactions') or '0')
+local requested = tonumber(ARGV[7])
+if used_requests >= tonumber(ARGV[5]) then
+  return {3, remaining, reset, used_requests, 0}
+end
+if used_interactions + requested > tonumber(ARGV[6]) then
+  return {4, remaining, reset, used_interactions, 0}
+end
+
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now_ms)
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then
+  return {5, remaining, reset, 1, 0}
+end
+
+redis.call('ZADD', KEYS[3], now_ms + tonumber(ARGV[9]), ARGV[3])
+redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[9]) + 1000)
+redis.call('HINCRBY', KEYS[2], 'requests', 1)
+redis.call('HINCRBY', KEYS[2], 'interactions', requested)
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
+return {0, remaining, reset, 0, 0}

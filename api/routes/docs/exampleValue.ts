@@ -1,0 +1,133 @@
+import { ENGINE_VERSION, generateRecords } from '../../../shared/engine/index.ts';
+import { API_VERSION } from '../../../shared/version.ts';
+
+type JsonSchema = Readonly<Record<string, unknown>>;
+
+const UUID = '3f0c9a52-6b1d-4e8f-9a27-5c4d3e2b1a60';
+const TIMESTAMP = '2026-11-23T10:15:30.123Z';
+
+/**
+ * Values of fields by name, where a schema alone would say only "string" or "integer": what a reader
+ * would really send or see. Everything else is derived from the schema (enum, const, format, bounds).
+ */
+const FIELD_VALUES: Readonly<Record<string, unknown>> = {
+  preset: 'finance',
+  profile: 'balanced_investor',
+  num_interactions: 1000,
+  seed: 42,
+  name: 'laptop',
+  email: 'ada@example.com',
+  display_name: 'Ada Lovelace',
+  plan: 'pro',
+  key: 'bs_live_2Qe0yVbW8kTn5rHc1xJ4mZp7LsA9dGfU',
+  key_prefix: 'bs_live_2Qe0',
+  service_version: ENGINE_VERSION,
+  api_version: API_VERSION,
+  version: API_VERSION,
+  compute_ms: 3,
+  next_cursor: null,
+  label: 'GitHub',
+  url: '/v1/auth/github',
+  local_sign_in: null,
+  authentication_methods: ['github'],
+  // Real records of the engine, so the example shows what a run holds.
+  data: generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 2 }),
+};
+
+const resolve = (document: JsonSchema, schema: JsonSchema): JsonSchema => {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string') {
+    return schema;
+  }
+  const target = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
+  return resolve(document, (target ?? {}) as JsonSchema);
+};
+
+const stringValue = (schema: JsonSchema): string => {
+  switch (schema.format) {
+    case 'uuid':
+      return UUID;
+    case 'date-time':
+      return TIMESTAMP;
+    case 'date':
+      return TIMESTAMP.slice(0, 10);
+    case 'email':
+      return 'ada@example.com';
+    default:
+      break;
+  }
+  const pattern = typeof schema.pattern === 'string' ? schema.pattern : '';
+  if (pattern.includes('\\d+\\.\\d+\\.\\d+')) {
+    return API_VERSION;
+  }
+  return 'string';
+};
+
+const fits = (document: JsonSchema, schema: JsonSchema, value: unknown): boolean => {
+  if (Array.isArray(schema.enum)) {
+    return schema.enum.includes(value);
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items === undefined ? undefined : resolve(document, schema.items as JsonSchema);
+    return schema.type === 'array' && items !== undefined && items.properties === undefined;
+  }
+  // A primitive fits a schema of a primitive type, or one that says nothing of its type.
+  return schema.type !== 'object' && schema.type !== 'array';
+};
+
+/**
+ * An example value of a JSON Schema (draft 2020-12, as the OpenAPI document holds them): the field's known
+ * value, else its const, enum, default or example, else one built from its type. Optional object fields
+ * are included only when `optional` says so (a request shows what it needs; a response shows everything).
+ */
+export const exampleValue = (document: JsonSchema, given: JsonSchema, options: { optional: boolean; name?: string } = { optional: true }): unknown => {
+  const schema = resolve(document, given);
+  // A field's known value, where the schema takes it: not against an enum of its own, and records only
+  // where the items are free-form (the records of a run), not where they are objects of a known shape.
+  if (options.name !== undefined && Object.hasOwn(FIELD_VALUES, options.name) && fits(document, schema, FIELD_VALUES[options.name])) {
+    return FIELD_VALUES[options.name];
+  }
+  if (schema.const !== undefined) {
+    return schema.const;
+  }
+  if (Array.isArray(schema.enum)) {
+    return schema.enum[0];
+  }
+  if (schema.default !== undefined) {
+    return schema.default;
+  }
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
+    return schema.examples[0];
+  }
+  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (Array.isArray(alternatives)) {
+    const [first] = alternatives.filter((alternative) => alternative.type !== 'null');
+    return first === undefined ? null : exampleValue(document, first, { optional: options.optional });
+  }
+  const type = Array.isArray(schema.type) ? (schema.type as string[]).find((each) => each !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      const required = new Set((schema.required ?? []) as string[]);
+      return Object.fromEntries(
+        Object.entries(properties)
+          .filter(([name]) => options.optional || required.has(name) || (name === 'seed' && Object.hasOwn(FIELD_VALUES, name)))
+          .map(([name, property]) => [name, exampleValue(document, property, { optional: options.optional, name })]),
+      );
+    }
+    case 'array':
+      return schema.items === undefined ? [] : [exampleValue(document, schema.items as JsonSchema, { optional: options.optional })];
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' && schema.minimum > 0 ? schema.minimum : type === 'integer' ? 1 : 0.5;
+    case 'boolean':
+      return true;
+    case 'string':
+      return stringValue(schema);
+    default:
+      return null;
+  }
+};

@@ -1,0 +1,59 @@
+"""Python client of the Behavioral Simulation Service.
+
+    import bss
+    client = bss.Client()  # BSS_API_URL, BSS_API_KEY
+    df = client.simulate("finance", 1000, seed=42).to_pandas()
+"""
+
+from ._client import DEFAULT_API_URL, VERSION, Client, Format, RunStatus
+from ._errors import ApiConnectionError, ApiError, BssError, IncompleteBodyError
+from ._keys import ApiKeys
+from ._records import Record, RecordStream
+from ._results import Download, SimulationResult
+from ._transport import RetryNotice
+from .types import (
+    Account,
+    ApiKey,
+    ApiKeyCreated,
+    ApiKeyCreatedOrReplayed,
+    ApiKeyReplayed,
+    ApiKeyRevoked,
+    ApiKeyRolled,
+    Preset,
+    PresetFidelity,
+    Run,
+    SimulationMetadata,
+    Usage,
+)
+
+__version__ = VERSION
+
+__all__ = [
+    "DEFAULT_API_URL",
+    "Account",
+    "ApiConnectionError",
+    "ApiError",
+    "ApiKey",
+    "ApiKeyCreated",
+    "ApiKeyCreatedOrReplayed",
+    "ApiKeyReplayed",
+    "ApiKeyRevoked",
+    "ApiKeyRolled",
+    "ApiKeys",
+    "BssError",
+    "Client",
+    "Download",
+    "Format",
+    "IncompleteBodyError",
+    "Preset",
+    "PresetFidelity",
+    "Record",
+    "RecordStream",
+    "RetryNotice",
+    "Run",
+    "RunStatus",
+    "SimulationMetadata",
+    "SimulationResult",
+    "Usage",
+    "__version__",
+]

@@ -1,0 +1,247 @@
+"""The client: one object per service and key, a method per call of the API."""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from ._download import MEDIA_TYPES, fetch_to_file, format_of, media_type_of, unexpected_media_type
+from ._errors import ApiError
+from ._frames import Field
+from ._keys import ApiKeys
+from ._records import RecordStream
+from ._results import Download, SimulationResult
+from ._transport import Response, RetryNotice, Transport
+from .types import Account, Preset, PresetFidelity, Run, RunList, Usage
+
+__all__ = ["DEFAULT_API_URL", "Client"]
+
+DEFAULT_API_URL = "http://localhost:3000"
+VERSION = "0.1.0"
+
+Format = Literal["json", "ndjson", "csv", "parquet"]
+RunStatus = Literal["queued", "completed", "failed", "timed_out", "cancelled"]
+
+
+def _path(template: str, value: str) -> str:
+    return template.format(urllib.parse.quote(value, safe=""))
+
+
+class Client:
+    """A client of the Behavioral Simulation Service.
+
+    ``api_url`` defaults to ``BSS_API_URL`` (else ``http://localhost:3000``) and ``api_key`` to
+    ``BSS_API_KEY``. A 429 or 503 is retried after its ``Retry-After``, at most ``max_retries`` times
+    (longer waits than ``max_retry_wait`` seconds are not waited for); ``on_retry`` hears of each wait.
+    Every failure raises ``ApiError`` (the service said no) or ``ApiConnectionError`` (no whole answer).
+    """
+
+    def __init__(
+        self,
+        api_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        max_retries: int = 3,
+        max_retry_wait: float = 60.0,
+        timeout: float | None = 120.0,
+        on_retry: Callable[[RetryNotice], None] | None = None,
+    ) -> None:
+        self.api_url = (api_url or os.environ.get("BSS_API_URL") or DEFAULT_API_URL).rstrip("/")
+        key = api_key if api_key is not None else os.environ.get("BSS_API_KEY")
+        self._transport = Transport(
+            self.api_url,
+            key or None,
+            max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+            timeout=timeout,
+            on_retry=on_retry,
+            user_agent=f"bss-python/{VERSION}",
+        )
+        self._presets: dict[str, Preset] = {}
+        self.keys = ApiKeys(self._transport)
+        """API keys: ``list()``, ``create(name)``, ``revoke(key_id)``, ``roll(key_id)``."""
+
+    def __repr__(self) -> str:
+        return f"Client(api_url={self.api_url!r})"
+
+    def _get(self, path: str, query: Mapping[str, object] | None = None) -> Any:
+        return self._transport.request("GET", path, query=query).json()
+
+    # Catalog (public) -------------------------------------------------------------------------------
+
+    def presets(self) -> list[Preset]:
+        """Every preset: profiles, states, record fields and engine versions."""
+        presets = cast("list[Preset]", self._get("/v1/presets"))
+        self._presets.update({preset["name"]: preset for preset in presets})
+        return presets
+
+    def preset(self, name: str) -> Preset:
+        """One preset, by name or alias (the canonical one for an alias)."""
+        preset = cast(Preset, self._get(_path("/v1/presets/{}", name)))
+        self._presets[preset["name"]] = preset
+        return preset
+
+    def fidelity(self, preset: str, *, engine_version: str | None = None) -> PresetFidelity:
+        """The preset's stylized facts, measured on fixed-seed samples of an engine (the newest by default)."""
+        return cast(PresetFidelity, self._get(_path("/v1/presets/{}/fidelity", preset), {"engine_version": engine_version}))
+
+    def _record_fields(self, preset: str) -> list[Field]:
+        entry = self._presets.get(preset) or self.preset(preset)
+        return [(field["name"], field["type"]) for field in entry["record_fields"]]
+
+    # Account -----------------------------------------------------------------------------------------
+
+    def account(self) -> Account:
+        return cast(Account, self._get("/v1/account"))
+
+    def usage(self) -> Usage:
+        """The plan, this month's usage and what remains of it."""
+        return cast(Usage, self._get("/v1/usage"))
+
+    # Simulations -------------------------------------------------------------------------------------
+
+    def simulate(
+        self,
+        preset: str,
+        n: int,
+        *,
+        profile: str | None = None,
+        seed: int | None = None,
+        engine_version: str | int | None = None,
+        scenario: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> SimulationResult:
+        """Runs a simulation of ``n`` interactions and returns its records and metadata.
+
+        Always sent with an ``Idempotency-Key`` (a fresh UUID unless given), so a retry never runs twice.
+        ``scenario`` (engine 3) is passed as given: ``{"events": [{"type", "sequence", "at_step",
+        "duration", "intensity"}]}``.
+        """
+        body = _simulation_request(preset, n, profile, seed, engine_version, scenario)
+        response = self._transport.request(
+            "POST", "/v1/simulations", body=body, headers={"Accept": MEDIA_TYPES["json"], "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        )
+        if media_type_of(response) != MEDIA_TYPES["json"]:
+            raise unexpected_media_type(response, MEDIA_TYPES["json"])
+        result = response.json()
+        return SimulationResult(
+            simulation_id=result["simulation_id"],
+            preset=result["preset"],
+            profile=result["profile"],
+            seed=result["seed"],
+            num_interactions=result["num_interactions"],
+            records=result["data"],
+            metadata=result["metadata"],
+            scenario=result.get("scenario"),
+            replayed=response.headers.get("Idempotent-Replayed") == "true",
+            request_id=response.headers.get("X-Request-ID"),
+            body=result,
+            _catalog=self._record_fields,
+        )
+
+    def iter_records(
+        self,
+        preset: str,
+        n: int,
+        *,
+        profile: str | None = None,
+        seed: int | None = None,
+        engine_version: str | int | None = None,
+        scenario: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> RecordStream:
+        """Runs a simulation and streams its records (NDJSON) one at a time, without holding the run.
+
+        Use it in a ``with`` block when you may stop early. Same arguments as ``simulate``.
+        """
+        body = _simulation_request(preset, n, profile, seed, engine_version, scenario)
+        headers = {"Accept": MEDIA_TYPES["ndjson"], "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        return self._record_stream(self._transport.request("POST", "/v1/simulations", body=body, headers=headers))
+
+    def _record_stream(self, response: Response) -> RecordStream:
+        if media_type_of(response) != MEDIA_TYPES["ndjson"]:
+            raise unexpected_media_type(response, MEDIA_TYPES["ndjson"])
+        simulation_id = response.headers.get("Simulation-Id")
+        if simulation_id is None:
+            response.close()
+            raise ApiError(
+                "the service sent no Simulation-Id with the records; it may predate output formats",
+                status=response.status,
+                code="unexpected_response",
+                request_id=response.headers.get("X-Request-ID"),
+            )
+        return RecordStream(response, simulation_id)
+
+    def history(
+        self,
+        *,
+        preset: str | None = None,
+        status: RunStatus | None = None,
+        page_size: int = 20,
+        limit: int | None = None,
+    ) -> Iterator[Run]:
+        """The account's runs, newest first, following ``next_cursor`` page after page.
+
+        ``page_size`` is the runs per request (1–100); ``limit`` stops after that many runs (all by default).
+        """
+        cursor: str | None = None
+        yielded = 0
+        while True:
+            page = cast(RunList, self._get("/v1/simulations", {"limit": page_size, "cursor": cursor, "preset": preset, "status": status}))
+            for run in page["data"]:
+                if limit is not None and yielded >= limit:
+                    return
+                yielded += 1
+                yield run
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
+
+    def run(self, simulation_id: str) -> Run:
+        """One run of the account's history."""
+        return cast(Run, self._get(_path("/v1/simulations/{}", simulation_id)))
+
+    def replay(self, simulation_id: str) -> RecordStream:
+        """A completed run's records again (NDJSON, streamed), byte for byte as the first time."""
+        response = self._transport.request("GET", _path("/v1/simulations/{}/records", simulation_id), headers={"Accept": MEDIA_TYPES["ndjson"]})
+        return self._record_stream(response)
+
+    def download(self, simulation_id: str, path: str | os.PathLike[str], *, format: Format | None = None, max_resumes: int = 5) -> Download:
+        """Writes a completed run's records to ``path`` in ``format`` (by default from the file's suffix:
+        ``.csv``, ``.ndjson``/``.jsonl``, ``.json``, ``.parquet``), byte for byte as the API serves them.
+
+        A connection cut mid-body is resumed where it stopped (``Range`` guarded by ``If-Range``), at most
+        ``max_resumes`` times; the file appears under its name only once it is whole.
+        """
+        target = Path(path)
+        file_format = format_of(target, format)
+        state = fetch_to_file(self._transport, simulation_id, target, file_format, max_resumes)
+        return Download(
+            path=target,
+            format=file_format,
+            simulation_id=state.headers.get("Simulation-Id") or simulation_id,
+            preset=state.headers.get("Simulation-Preset"),
+            size=state.written,
+            etag=state.etag,
+            resumes=state.resumes,
+            restarts=state.restarts,
+            _catalog=self._record_fields,
+        )
+
+
+def _simulation_request(
+    preset: str,
+    n: int,
+    profile: str | None,
+    seed: int | None,
+    engine_version: str | int | None,
+    scenario: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"preset": preset, "num_interactions": n}
+    optional = {"profile": profile, "seed": seed, "engine_version": None if engine_version is None else str(engine_version), "scenario": scenario}
+    body.update({name: value for name, value in optional.items() if value is not None})
+    return body

@@ -1,0 +1,96 @@
+import type { ColumnSource } from 'hyparquet-writer';
+import type { ParquetField } from './parquetSchema.ts';
+
+// Decimal slots hold value × 10^decimals as an integer; dividing by the exact power of ten gives the double
+// nearest the printed decimal, which is what parsing the JSON number gives (both correctly rounded).
+const POWERS_OF_TEN = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
+
+/** A source of records in the engine's slot layout: `next()` writes the next record's fields into `values`. */
+export interface SlotSource {
+  readonly values: Float64Array;
+  next(): void;
+}
+
+/**
+ * One row group's columns, filled record by record from the engine's slots and handed to the writer.
+ * Each column's buffer is allocated once per run and reused by every row group (the writer has encoded a
+ * group before the next is filled), so a run's memory does not grow with its row groups.
+ */
+export interface RowGroupColumns {
+  /** Fills the next `rows` records from `source` and returns the writer's view of them. */
+  fill(source: SlotSource, rows: number): ColumnSource[];
+}
+
+const allEqual = (values: ArrayLike<unknown>, rows: number): boolean => {
+  const first = values[0];
+  for (let i = 1; i < rows; i++) if (values[i] !== first) return false;
+  return true;
+};
+
+export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: number): RowGroupColumns => {
+  const numbers = fields.map((field) => (field.kind === 'enum' ? undefined : new Float64Array(maxRows)));
+  const strings = fields.map((field) => (field.kind === 'enum' ? new Array<string | null>(maxRows) : undefined));
+  // Integers are divided by 1 (exact), so every number column takes the same path.
+  const divisors = Float64Array.from(fields, (field) => (field.kind === 'decimal' ? (POWERS_OF_TEN[field.decimals] ?? Number.NaN) : 1));
+  const names = fields.map((field) => (field.kind === 'enum' ? field.values : undefined));
+  const nullable = fields.map((field) => field.nullable === true);
+  for (const field of fields) {
+    if (field.kind === 'decimal' && !(field.decimals >= 1 && field.decimals <= 8)) throw new Error(`${field.name}: decimals must be 1..8`);
+    // A number slot cannot say "no value"; no engine has a nullable number field, so fail rather than guess.
+    if (field.nullable === true && field.kind !== 'enum') throw new Error(`${field.name}: only string fields can be nullable`);
+  }
+
+  return {
+    fill: (source, rows) => {
+      const slots = source.values;
+      const width = fields.length;
+      for (let i = 0; i < rows; i++) {
+        source.next();
+        for (let j = 0; j < width; j++) {
+          const slot = slots[j]!;
+          const values = names[j];
+          if (values === undefined) {
+            // `+ 0` turns a -0 (a rounding of a tiny negative) into the 0 the JSON prints.
+            numbers[j]![i] = slot / divisors[j]! + 0;
+          } else {
+            // A nullable field's slot holds no index of `values` (engine 3: -1) when the record has no value.
+            strings[j]![i] = values[slot] ?? (nullable[j] === true ? null : missingValue(fields[j]!, slot));
+          }
+        }
+      }
+      return fields.map((field, j): ColumnSource => {
+        const column = strings[j];
+        const data = column === undefined ? numbers[j]!.subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
+        return { name: field.name, data, encoding: encodingOf(field, data, rows) };
+      });
+    },
+  };
+};
+
+const missingValue = (field: ParquetField, slot: number): never => {
+  throw new RangeError(`${field.name}: slot ${slot} is none of its values`);
+};
+
+/**
+ * Integers are delta-encoded (ids that count up cost a few bits each; the writer keeps numbers that fit 32
+ * bits off BigInt). A column with two or more distinct values in the group is dictionary-encoded (strings
+ * always, doubles when the writer finds it pays); a single-valued one is PLAIN, because a one-entry
+ * dictionary's zero-bit indexes are a corner some readers get wrong.
+ */
+const encodingOf = (field: ParquetField, data: ArrayLike<unknown>, rows: number): ColumnSource['encoding'] => {
+  if (field.kind === 'integer') return 'DELTA_BINARY_PACKED';
+  if (allEqual(data, rows) || (field.nullable === true && singleValued(data, rows))) return 'PLAIN';
+  return field.kind === 'enum' ? 'RLE_DICTIONARY' : undefined;
+};
+
+/** No two distinct non-null values (all null, or one value among nulls). */
+const singleValued = (data: ArrayLike<unknown>, rows: number): boolean => {
+  let seen: unknown = null;
+  for (let i = 0; i < rows; i++) {
+    const value = data[i];
+    if (value === null) continue;
+    if (seen === null) seen = value;
+    else if (value !== seen) return false;
+  }
+  return true;
+};

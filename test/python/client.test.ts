@@ -1,0 +1,70 @@
+import test from 'ava';
+import path from 'node:path';
+import type { TestApp } from '../helpers/startTestApp.ts';
+import { useFileStack } from '../helpers/useFileStack.ts';
+import { buildAccount, buildApiKey } from '../helpers/factories.ts';
+import { CLIENT_DIR, createPythonEnvironment, type PythonEnvironment, run } from './pythonEnvironment.ts';
+import { type FixtureServer, startFixtureServer } from './startFixtureServer.ts';
+
+// The Python client (clients/python) against the real service: this file starts the app and a worker,
+// installs the client into a virtual environment once, and runs each of its unittest modules as one test
+// (each reports within ava's timeout; serial, so the modules do not compete for the machine).
+let app: TestApp;
+let fixtures: FixtureServer | undefined;
+let python: PythonEnvironment | undefined;
+let env: Record<string, string>;
+
+useFileStack(test, async (started) => {
+  app = started;
+  fixtures = await startFixtureServer(app.services.pool);
+  const account = await buildAccount(app.services.pool, { plan: 'pro' });
+  env = { BSS_API_URL: app.url, BSS_API_KEY: (await buildApiKey(app.services.pool, account.id)).key, BSS_TEST_FIXTURES_URL: fixtures.url };
+  python = await createPythonEnvironment();
+});
+
+test.after.always(async () => {
+  await fixtures?.close();
+  await python?.remove();
+});
+
+const unittest = async (module: string) => {
+  if (python === undefined) {
+    throw new Error('no Python environment');
+  }
+  return run(python.python, ['-m', 'unittest', '-v', module], { cwd: path.join(CLIENT_DIR, 'tests'), env });
+};
+
+test.serial('`pip install ./clients/python` installs the client offline (no package index) into a fresh virtual environment', (t) => {
+  t.is(python?.install.code, 0, python?.install.output);
+  t.regex(python?.install.output ?? '', /Successfully installed bss-\d+\.\d+\.\d+/);
+});
+
+const modules: ReadonlyArray<readonly [string, string]> = [
+  ['test_errors', 'every documented error code the client can meet raises bss.ApiError with its status, code and request id'],
+  ['test_retries', 'a 429 of the real rate limiter is retried after its Retry-After and succeeds; 429/503 at most 3 times; unreachable is ApiConnectionError'],
+  ['test_streams', 'iter_records streams 100,000 NDJSON records in bounded memory; a body cut short raises IncompleteBodyError'],
+  ['test_formats', 'downloads equal the API body byte for byte in JSON, NDJSON and CSV; to_pandas() types columns int64, float64 and string'],
+  ['test_history', 'history() follows next_cursor over every page; an idempotent replay answers the first run and appears once'],
+  ['test_keys', 'keys.list/create/revoke/roll manage API keys; a repeated create answers the key without its secret'],
+  ['test_download', 'download() resumes a cut connection with Range and If-Range, starts again on a 200, and leaves no partial file'],
+  ['test_package', 'the package exports its names, is typed, parses as Python 3.10, and explains a missing pandas or pyarrow'],
+];
+
+for (const [module, behaviour] of modules) {
+  test.serial(`python ${module}: ${behaviour}`, async (t) => {
+    const result = await unittest(module);
+    t.is(result.code, 0, result.output);
+    t.regex(result.output, /\nOK\b/, result.output);
+    t.notRegex(result.output, /skipped/i, 'no test is skipped');
+  });
+}
+
+test.serial('examples/quickstart.py runs against the service from top to bottom', async (t) => {
+  if (python === undefined) {
+    throw new Error('no Python environment');
+  }
+  const result = await run(python.python, [path.join(CLIENT_DIR, 'examples', 'quickstart.py')], { env });
+  t.is(result.code, 0, result.output);
+  t.regex(result.output, /portfolio_value\s+float64/);
+  t.regex(result.output, /422 validation_failed/);
+});

@@ -1,0 +1,123 @@
+// uPlot plugins and options shared by the console's charts: state bands behind the lines, breaks between
+// sequences, and a legend that always shows values (the latest point until the pointer says otherwise).
+
+/** Consecutive records in one state, as [from, to] interaction ids. */
+export const stateRuns = (records) => {
+  const runs = [];
+  for (const record of records) {
+    const last = runs.at(-1);
+    if (last !== undefined && last.state === record.state) {
+      last.to = record.interaction_id;
+    } else {
+      runs.push({ state: record.state, from: record.interaction_id, to: record.interaction_id });
+    }
+  }
+  return runs;
+};
+
+/** Indexes of the records that begin a new sequence (a new simulated subject), the first record excepted. */
+export const sequenceStarts = (records) => {
+  const starts = [];
+  for (let index = 1; index < records.length; index += 1) {
+    if (records[index].sequence_id !== records[index - 1].sequence_id) {
+      starts.push(index);
+    }
+  }
+  return starts;
+};
+
+/**
+ * A series `gaps` option that breaks the line wherever a sequence ends: a new subject's values start
+ * afresh, and a line joining the last value of one subject to the first of the next (a portfolio "jumping"
+ * from 18k to 185k) would show something that never happened. uPlot clips gaps out of the stroke in
+ * canvas pixels; each break is at least one device pixel wide so it survives dense runs too.
+ */
+export const sequenceGaps = (starts) => (u, seriesIndex, idx0, idx1, nullGaps) => {
+  const xs = u.data[0];
+  const gaps = [...nullGaps];
+  for (const start of starts) {
+    if (start <= idx0 || start > idx1) {
+      continue;
+    }
+    const from = u.valToPos(xs[start - 1], 'x', true);
+    const to = u.valToPos(xs[start], 'x', true);
+    gaps.push([from, Math.max(to, from + devicePixelRatio)]);
+  }
+  gaps.sort((a, b) => a[0] - b[0]);
+  // clipGaps expects them ordered and apart: overlapping ones are merged.
+  const merged = [];
+  for (const gap of gaps) {
+    const last = merged.at(-1);
+    if (last !== undefined && gap[0] <= last[1]) {
+      last[1] = Math.max(last[1], gap[1]);
+    } else {
+      merged.push([gap[0], gap[1]]);
+    }
+  }
+  return merged;
+};
+
+/** State bands behind grid and lines, and dashed lines where a sequence starts (unless too many to read). */
+export const bandsPlugin = (runs, colors, startIds) => ({
+  hooks: {
+    // drawClear runs after the canvas is cleared and before grid and series: the bands sit behind both.
+    drawClear: [
+      (u) => {
+        const { ctx, bbox } = u;
+        ctx.save();
+        ctx.beginPath();
+        ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+        ctx.clip();
+        for (const run of runs) {
+          const x0 = u.valToPos(run.from - 0.5, 'x', true);
+          const x1 = u.valToPos(run.to + 0.5, 'x', true);
+          if (x1 < bbox.left || x0 > bbox.left + bbox.width) {
+            continue;
+          }
+          ctx.fillStyle = colors.get(run.state) ?? '#eeeeee';
+          ctx.fillRect(x0, bbox.top, Math.max(1, x1 - x0), bbox.height);
+        }
+        if (startIds.length > bbox.width / (24 * devicePixelRatio)) {
+          ctx.restore();
+          return;
+        }
+        ctx.strokeStyle = '#4b5563';
+        ctx.lineWidth = Math.max(1, devicePixelRatio);
+        ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
+        ctx.beginPath();
+        for (const start of startIds) {
+          const x = Math.round(u.valToPos(start - 0.5, 'x', true)) + 0.5;
+          ctx.moveTo(x, bbox.top);
+          ctx.lineTo(x, bbox.top + bbox.height);
+        }
+        ctx.stroke();
+        ctx.restore();
+      },
+    ],
+  },
+});
+
+/**
+ * The legend shows the values at the latest point whenever the pointer is not on the chart (at first, and
+ * after it leaves), instead of uPlot's "--": the end of the run is what a reader looks at first.
+ */
+export const latestLegendPlugin = () => {
+  const showLatest = (u) => {
+    const last = u.data[0].length - 1;
+    if (last >= 0) {
+      u.setLegend({ idx: last }, false);
+    }
+  };
+  return {
+    hooks: {
+      ready: [showLatest],
+      setLegend: [
+        (u) => {
+          if (u.legend.idx === null || u.legend.idx === undefined) {
+            showLatest(u);
+          }
+        },
+      ],
+    },
+  };
+};
