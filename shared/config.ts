@@ -51,6 +51,42 @@ export const configSchema = z.object({
     .default('info')
     .describe('pino log level. Default `info`.'),
   WORKER_THREADS: z.coerce.number().int().min(1).max(256).optional().describe('Simulation threads per worker process (and the BullMQ concurrency). Default: cores − 1, at least 1.'),
+  WORKER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024)
+    .default(64)
+    .describe('Runs one worker process serves at once, shared out among its threads, which take turns chunk by chunk (a run whose client does not read holds no thread). Default `64`.'),
+  STREAM_STALL_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(MAX_SIMULATION_TIMEOUT_MS)
+    .default(10_000)
+    .describe('A streamed run whose client takes no bytes for this long is ended like a client that left (`cancelled`); in milliseconds. Default `10000`.'),
+  DATA_PLANE_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe("Interface the API process's data plane (the HTTP/2 port workers send results to) listens on. Default `127.0.0.1`; `0.0.0.0` when workers run on other hosts."),
+  DATA_PLANE_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(0)
+    .describe("Port of the API process's data plane; `0` (default) takes a free one, a port of its own for every API process."),
+  DATA_PLANE_ADVERTISE_HOST: optionalString.describe(
+    'Host name or address workers reach this API process\'s data plane at. Default `DATA_PLANE_HOST`, or the machine\'s host name when that is `0.0.0.0`.',
+  ),
+  DATA_PLANE_ADVERTISE_PORT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe('Port workers reach the data plane at, when a proxy or port mapping lies between. Default: the port it listens on.'),
   SIMULATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(MAX_SIMULATION_TIMEOUT_MS).default(30_000).describe('Deadline of one simulation, queueing included, in milliseconds. Default `30000`.'),
   DISABLED_PRESETS: z
     .string()
@@ -114,6 +150,9 @@ export interface Config {
   readonly sessionSecret: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly workerThreads: number;
+  readonly workerConcurrency: number;
+  readonly streamStallTimeoutMs: number;
+  readonly dataPlane: { readonly host: string; readonly port: number; readonly advertiseHost: string | undefined; readonly advertisePort: number | undefined };
   readonly simulationTimeoutMs: number;
   readonly disabledPresets: ReadonlySet<string>;
   readonly httpHeadersTimeoutMs: number;
@@ -186,6 +225,9 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     sessionSecret: required('SESSION_SECRET', DEV_SESSION_SECRET),
     logLevel: value.LOG_LEVEL,
     workerThreads: value.WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1),
+    workerConcurrency: value.WORKER_CONCURRENCY,
+    streamStallTimeoutMs: value.STREAM_STALL_TIMEOUT_MS,
+    dataPlane: { host: value.DATA_PLANE_HOST, port: value.DATA_PLANE_PORT, advertiseHost: value.DATA_PLANE_ADVERTISE_HOST, advertisePort: value.DATA_PLANE_ADVERTISE_PORT },
     simulationTimeoutMs: value.SIMULATION_TIMEOUT_MS,
     disabledPresets: new Set(value.DISABLED_PRESETS.split(',').map((name) => name.trim()).filter((name) => name !== '')),
     httpHeadersTimeoutMs: value.HTTP_HEADERS_TIMEOUT_MS,

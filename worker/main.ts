@@ -15,6 +15,7 @@ const simulationWorker = startSimulationWorker({
   redis: config.redis,
   redisPrefix: config.redisPrefix,
   threads: config.workerThreads,
+  concurrency: config.workerConcurrency,
   logger,
 });
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.
@@ -26,7 +27,7 @@ const poolMetrics = startPoolMetricsPublisher({
   pool: simulationWorker.pool,
   logger,
 });
-logger.info({ threads: config.workerThreads, prefix: config.redisPrefix }, 'worker started');
+logger.info({ threads: config.workerThreads, concurrency: config.workerConcurrency, prefix: config.redisPrefix }, 'worker started');
 simulationWorker.ready().then(
   () => logger.info('worker ready'),
   (error: unknown) => logger.error({ error: describeError(error) }, 'worker failed to start'),

@@ -7,11 +7,16 @@ const THREAD_ENTRY = new URL('./runSimulationTask.ts', import.meta.url).href;
 
 /**
  * A fixed pool of engine threads. Threads start with the pool and never idle out, so no request pays a
- * thread's start-up. The worker takes at most `threads` jobs at once, so the pool's queue stays empty;
- * an AbortSignal passed to run() terminates a thread mid-run, and piscina replaces it.
+ * thread's start-up. A worker takes up to `runs` jobs at once and each thread runs its share of them
+ * together, taking turns chunk by chunk (runSimulationTask), so a run that waits on a client that does not
+ * read holds no thread, and the pool's queue stays empty. An AbortSignal passed to run() terminates a
+ * thread mid-run (with every run it serves: only at a deadline), and piscina replaces it.
  */
-export const createSimulationPool = (threads: number): SimulationPool =>
+export const createSimulationPool = (threads: number, runs: number = threads): SimulationPool =>
   new Piscina<SimulationTask, SimulationTaskResult>({
+    concurrentTasksPerWorker: Math.max(1, Math.ceil(runs / threads)),
+    // Credits and chunks go by MessagePort; Atomics waiting would block a thread that has runs to serve.
+    atomics: 'disabled',
     filename: THREAD_ENTRY,
     // The thread entry's named export (named exports only, STYLE §10).
     name: 'runSimulationTask',

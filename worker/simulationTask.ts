@@ -13,14 +13,23 @@ export interface SimulationTask {
   readonly apiVersion: string;
   readonly format: OutputFormat;
   /**
-   * For a run too large for one chunk: the thread posts each chunk but the last here (its buffer
-   * transferred) and, after THREAD_WINDOW_CHUNKS unanswered ones, waits for the main thread to answer one
-   * (any message) before it prints more. Absent, the whole body comes back as the result.
+   * For a run too large for one chunk: the thread posts each chunk but the last here as a ThreadChunk
+   * (its buffer transferred) and, after THREAD_WINDOW_CHUNKS unanswered ones, waits for the main thread to
+   * answer one (any message) before it prints more. Absent, the whole body comes back as the result.
    */
   readonly port?: MessagePort;
 }
 
-/** Chunks a thread may have posted that the main thread has not yet passed on to Redis. */
+/** A chunk a thread posts: its bytes and the records the run has made through its end. */
+export interface ThreadChunk {
+  readonly bytes: Uint8Array;
+  readonly records: number;
+}
+
+/** The message that stops one run in its thread (any other message on the run's port is a credit). */
+export const ABORT_RUN = 'abort';
+
+/** Chunks a thread may have posted that the main thread has not yet passed on to the API process. */
 export const THREAD_WINDOW_CHUNKS = 2;
 
 /** What a thread hands back: the body's last chunk (the whole body when nothing was posted), its compute time. */
@@ -29,4 +38,6 @@ export interface SimulationTaskResult {
   readonly computeMs: number;
   /** How many chunks were posted on the port before this one. */
   readonly chunks: number;
+  /** The records the run made: all of them. */
+  readonly records: number;
 }

@@ -8,24 +8,26 @@ import { createRedis } from '../shared/redis/createRedis.ts';
 import { queuePrefix } from '../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../shared/redis/RedisTarget.ts';
 import { createSimulationPool, type SimulationPool } from './pool.ts';
-import { createRunControl } from './createRunControl.ts';
+import { createDataPlaneClient } from './createDataPlaneClient.ts';
 import { createSimulationProcessor } from './createSimulationProcessor.ts';
 
 export interface StartSimulationWorkerOptions {
   readonly redis: RedisTarget;
   readonly redisPrefix: string;
-  /**
-   * Pool threads, and BullMQ's concurrency: one job per thread. (Twice as many was tried: a stopping
-   * worker then finished jobs it had fetched ahead instead of leaving them to the next worker.)
-   */
+  /** Engine threads of the pool. */
   readonly threads: number;
+  /**
+   * Runs at once (BullMQ's concurrency), shared out among the threads, which serve theirs in turns: a run
+   * held by a client that does not read then holds no thread. Threads when absent.
+   */
+  readonly concurrency?: number;
   readonly logger: Logger;
 }
 
 export interface SimulationWorker {
   readonly worker: Worker;
   readonly pool: SimulationPool;
-  /** Resolves once both Redis connections are up (tests wait on it). */
+  /** Resolves once the Redis connection is up (tests wait on it). */
   readonly ready: () => Promise<void>;
   /** Finishes active jobs, then stops the threads, then closes Redis. */
   readonly close: () => Promise<void>;
@@ -34,16 +36,16 @@ export interface SimulationWorker {
 /** Everything a worker process runs, without signals or exit, so tests can run it in their own process. */
 export const startSimulationWorker = (options: StartSimulationWorkerOptions): SimulationWorker => {
   const { logger } = options;
-  const pool = createSimulationPool(options.threads);
-  // BullMQ duplicates this one for its blocking fetch; both wait out Redis outages instead of failing.
+  const concurrency = options.concurrency ?? options.threads;
+  const pool = createSimulationPool(options.threads, concurrency);
+  // BullMQ duplicates this one for its blocking fetch; it waits out Redis outages instead of failing.
   const connection = createRedis(options.redis, { role: 'worker', blocking: true, logger });
-  const results = createRedis(options.redis, { role: 'worker:events', logger });
-  const control = createRunControl(createRedis(options.redis, { role: 'worker:control', blocking: true, shardedSubscriber: true, logger }), options.redisPrefix, logger);
-  const worker = new Worker(SIMULATION_QUEUE, createSimulationProcessor({ pool, results, control, prefix: options.redisPrefix, logger }), {
+  const dataPlane = createDataPlaneClient(logger);
+  const worker = new Worker(SIMULATION_QUEUE, createSimulationProcessor({ pool, dataPlane, logger }), {
     connection,
     prefix: queuePrefix(options.redisPrefix, options.redis),
     name: `${os.hostname()}:${process.pid}`,
-    concurrency: options.threads,
+    concurrency,
     lockDuration: WORKER_LOCK_DURATION_MS,
     stalledInterval: WORKER_STALLED_INTERVAL_MS,
     maxStalledCount: WORKER_MAX_STALLED_COUNT,
@@ -57,15 +59,11 @@ export const startSimulationWorker = (options: StartSimulationWorkerOptions): Si
     pool,
     ready: async () => {
       await worker.waitUntilReady();
-      if (results.status !== 'ready') {
-        await new Promise<void>((resolve) => results.once('ready', () => resolve()));
-      }
     },
     close: async () => {
       await worker.close();
+      dataPlane.close();
       await pool.close();
-      await control.close();
-      await results.quit().catch(() => results.disconnect());
       await connection.quit().catch(() => connection.disconnect());
     },
   };

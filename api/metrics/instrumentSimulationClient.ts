@@ -37,6 +37,9 @@ export const instrumentSimulationClient = (client: SimulationClient, metrics: Me
       case 'timed_out':
         recordSimulation(metrics, { preset: job.preset, outcome: 'timed_out' });
         break;
+      case 'cancelled':
+        recordSimulation(metrics, { preset: job.preset, outcome: 'cancelled' });
+        break;
     }
     return outcome;
   },

@@ -1,3 +1,4 @@
+import http2 from 'node:http2';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { raceTimeout } from '../../shared/async/raceTimeout.ts';
@@ -6,15 +7,14 @@ import { describeError } from '../../shared/errors/describeError.ts';
 import { serviceUnavailable } from '../../shared/errors/errors.ts';
 import { EVENTS_STREAM_MAX_LEN, KEEP_FAILED_JOBS } from '../../shared/jobs/jobPolicy.ts';
 import { SIMULATION_QUEUE } from '../../shared/jobs/queueName.ts';
-import { controlMessage, REPLY_TTL_MS, replyAliveKey, replyStreamKey, simulationAckKey } from '../../shared/jobs/replyKeys.ts';
 import { SIMULATION_JOB_NAME, type SimulationJobData } from '../../shared/jobs/simulationJob.ts';
-import type { SimulationReply } from '../../shared/jobs/simulationReply.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { createRedis } from '../../shared/redis/createRedis.ts';
 import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { API_VERSION } from '../../shared/version.ts';
-import { readReplyStream } from './readReplyStream.ts';
+import { createRunReply, type RunReply } from './createRunReply.ts';
+import { startDataPlane } from './startDataPlane.ts';
 
 interface SimulationJobInput {
   readonly simulationId: string;
@@ -26,7 +26,7 @@ interface SimulationJobInput {
   readonly serviceVersion: string;
   /**
    * The job's own id when it is not the simulation id: a replay of a recorded run, which may be in flight
-   * more than once at a time. Job id, waiter, acknowledgements and replies all use it.
+   * more than once at a time. Job id and the data plane's stream use it.
    */
   readonly runId?: string;
   /** Epoch milliseconds; the wait, queueing included, ends then. */
@@ -36,8 +36,9 @@ interface SimulationJobInput {
 }
 
 /**
- * Where a streamed run's chunks go as they arrive, in order. `write` resolves when the next chunk may
- * come (back-pressure reaches the worker through the acknowledgements); `signal` aborts the run.
+ * Where a streamed run's bytes go as they arrive, in order. `write` resolves when the next bytes may come
+ * (back-pressure reaches the worker as HTTP/2 window) and rejects when the client is gone or stopped
+ * reading; `signal` aborts the run.
  */
 export interface SimulationSink {
   readonly write: (chunk: Buffer) => Promise<void>;
@@ -46,23 +47,26 @@ export interface SimulationSink {
 
 /**
  * Times are epoch milliseconds; startedAt and finishedAt of a run are the worker's clock. A completed
- * run's body is what came after the chunks written to the sink: its whole body when nothing was streamed.
+ * run's body is what came after the bytes written to the sink: its whole body when nothing was streamed.
+ * A cancelled run's client left or stopped reading: `records` is what it is charged for, null when no
+ * bytes had gone to it (given back whole).
  */
 export type SimulationOutcome =
   | { readonly status: 'completed'; readonly body: Buffer; readonly startedAt: number; readonly finishedAt: number; readonly computeMs: number }
   | { readonly status: 'failed'; readonly startedAt: number | null; readonly finishedAt: number }
-  | { readonly status: 'timed_out'; readonly finishedAt: number };
+  | { readonly status: 'timed_out'; readonly finishedAt: number }
+  | { readonly status: 'cancelled'; readonly startedAt: number | null; readonly finishedAt: number; readonly records: number | null };
 
 export interface SimulationClient {
   readonly queue: Queue;
-  /** Throws 503 `service_unavailable` unless the queue and the reply stream are both up, without waiting. */
+  /** Throws 503 `service_unavailable` unless the queue and the data plane are both up, without waiting. */
   readonly assertAvailable: () => void;
   /**
    * Enqueues a run and waits for its outcome; settles by the deadline whatever happens. Without a sink, a
-   * streamed run's chunks are gathered into the outcome's body.
+   * streamed run's bytes are gathered into the outcome's body.
    */
   readonly run: (job: SimulationJobInput, sink?: SimulationSink) => Promise<SimulationOutcome>;
-  /** Resolves once jobs can go out and replies come in, or after timeoutMs, whichever is first. */
+  /** Resolves once jobs can go out and results come in, or after timeoutMs, whichever is first. */
   readonly waitUntilReady: (timeoutMs: number) => Promise<void>;
   readonly close: () => Promise<void>;
 }
@@ -71,26 +75,27 @@ export interface SimulationClientOptions {
   readonly redis: RedisTarget;
   readonly prefix: string;
   readonly logger: Logger;
+  readonly dataPlane: { readonly host: string; readonly port: number; readonly advertiseHost: string | undefined; readonly advertisePort: number | undefined };
 }
 
 interface Waiter {
   /** Set once the job is on the queue: from then on a missing job means Redis lost it. */
   enqueued: boolean;
-  readonly receive: (reply: SimulationReply, body: Buffer | undefined) => void;
+  readonly reply: RunReply;
   readonly fail: (error: unknown) => void;
 }
 
-/** How often the process checks that its Redis data is still there (the reply path's marker key). */
+/** How often the process checks that its Redis data is still there (its marker key). */
 const DATA_CHECK_INTERVAL_MS = 1000;
 
 /**
- * The API process's side of the queue. Jobs go out through a fail-fast connection (an outage is an
- * immediate 503, never a hang); replies come back on the process's own reply stream, read by one blocking
- * reader that hands each entry to the run waiting for it (shared/jobs/replyKeys.ts).
+ * The API process's side of the queue and of the data plane. Jobs go out through a fail-fast connection
+ * (an outage is an immediate 503, never a hang), carrying this process's data plane address; results come
+ * back on that port, straight from the worker that holds the run (shared/jobs/dataPlaneProtocol.ts), and
+ * are handed to the run waiting for them: a dispatcher, and a state machine per run (createRunReply.ts).
  */
-export const createSimulationClient = ({ redis, prefix, logger }: SimulationClientOptions): SimulationClient => {
+export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane }: SimulationClientOptions): SimulationClient => {
   const connection = createRedis(redis, { role: 'api:queue', logger });
-  const reader = createRedis(redis, { role: 'api:replies', blocking: true, logger });
   const jobPrefix = queuePrefix(prefix, redis);
   const queue = new Queue(SIMULATION_QUEUE, {
     connection,
@@ -101,49 +106,44 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
   // Connection errors repeat on every reconnect attempt; /ready and the 503s already report an outage.
   queue.on('error', (error) => logger.debug({ error: describeError(error) }, 'simulation queue error'));
 
-  const processId = randomUUID();
-  const replyTo = replyStreamKey(prefix, processId);
-  const aliveKey = replyAliveKey(prefix, processId);
+  const aliveKey = `${prefix}:api-alive:{${randomUUID()}}`;
   const waiters = new Map<string, Waiter>();
   let closed = false;
+  let address: string | undefined;
 
-  const replies = readReplyStream({
-    redis: reader,
-    deleter: connection,
-    stream: replyTo,
+  // Only the worker holding the run's job (its BullMQ lock token) may answer for it.
+  const holdsLock = async (runId: string, token: string): Promise<boolean> => (await connection.get(queue.toKey(`${runId}:lock`))) === token;
+  const dataPlane = startDataPlane({
+    ...plane,
     logger,
-    isClosed: () => closed,
-    onReply: (reply, body) => {
-      const waiter = waiters.get(reply.simulationId);
-      if (waiter !== undefined) {
-        waiter.receive(reply, body);
-      } else if (reply.outcome === 'chunk') {
-        // Nobody waits for this run any more (its request ended): stop its thread.
-        sendControl(reply.simulationId, reply.controlTo, 'abort');
+    onRun: (runId, token, stream) => {
+      const waiter = waiters.get(runId);
+      if (waiter === undefined) {
+        stream.respond({ ':status': 404 }, { endStream: true });
+        return;
       }
+      holdsLock(runId, token).then(
+        (holds) => {
+          if (holds) {
+            waiter.reply.attach(stream);
+          } else {
+            logger.warn({ simulation_id: runId }, 'a worker without the lock tried to answer for a run; refused');
+            stream.respond({ ':status': 403 }, { endStream: true });
+          }
+        },
+        () => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM),
+      );
     },
   });
+  dataPlane.address.then(
+    (origin) => {
+      address = origin;
+    },
+    (error: unknown) => logger.error({ error: describeError(error) }, 'data plane could not listen'),
+  );
 
-  const sendControl = (simulationId: string, controlTo: string | undefined, acked: number | 'abort'): void => {
-    const failed = (error: unknown): void => logger.debug({ simulation_id: simulationId, error: describeError(error) }, 'could not answer a worker');
-    if (connection.isCluster) {
-      // The ack key and the worker's channel live in different slots: two commands. The notice carries
-      // the count itself; the key is only read when a notice was lost, so their order does not matter.
-      connection.set(simulationAckKey(prefix, simulationId), String(acked), 'PX', REPLY_TTL_MS).catch(failed);
-      if (controlTo !== undefined) {
-        connection.spublish(controlTo, controlMessage(simulationId, acked)).catch(failed);
-      }
-      return;
-    }
-    const write = connection.multi().set(simulationAckKey(prefix, simulationId), String(acked), 'PX', REPLY_TTL_MS);
-    if (controlTo !== undefined) {
-      write.publish(controlTo, controlMessage(simulationId, acked));
-    }
-    write.exec().catch(failed);
-  };
-
-  // Redis losing its data (FLUSHALL, a restart without persistence) takes the jobs and replies with it:
-  // the runs whose job is gone are answered 503 now rather than at their deadline.
+  // Redis losing its data (FLUSHALL, a restart without persistence) takes the jobs with it: the runs whose
+  // job is gone are answered 503 now rather than at their deadline.
   const checkData = async (): Promise<void> => {
     const previous = await connection.set(aliveKey, '1', 'PX', 10 * DATA_CHECK_INTERVAL_MS, 'GET');
     if (previous !== null) {
@@ -154,14 +154,14 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
       return;
     }
     const jobs = connection.pipeline();
-    for (const [simulationId] of pending) {
+    for (const [runId] of pending) {
       // One slot on a cluster too: every job key carries the queue's hash tag.
-      jobs.exists(`${jobPrefix}:${SIMULATION_QUEUE}:${simulationId}`);
+      jobs.exists(queue.toKey(runId));
     }
     const found = (await jobs.exec()) ?? [];
-    pending.forEach(([simulationId, waiter], index) => {
+    pending.forEach(([runId, waiter], index) => {
       if (found[index]?.[1] === 0) {
-        logger.warn({ simulation_id: simulationId }, 'simulation job lost with the Redis data');
+        logger.warn({ simulation_id: runId }, 'simulation job lost with the Redis data');
         waiter.fail(serviceUnavailable());
       }
     });
@@ -174,17 +174,17 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
   connection.on('ready', runCheck);
 
   const assertAvailable = (): void => {
-    if (closed || connection.status !== 'ready' || reader.status !== 'ready') {
+    if (closed || connection.status !== 'ready' || address === undefined) {
       throw serviceUnavailable();
     }
   };
 
-  // A job still waiting at the deadline is taken off the queue; an active one is aborted by its worker.
-  const removeIfWaiting = async (simulationId: string): Promise<void> => {
+  // A job still waiting at the deadline is taken off the queue; an active one is stopped through its stream.
+  const removeIfWaiting = async (runId: string): Promise<void> => {
     try {
-      await queue.remove(simulationId);
+      await queue.remove(runId);
     } catch (error) {
-      logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'could not remove a timed-out job');
+      logger.debug({ simulation_id: runId, error: describeError(error) }, 'could not remove an ended job');
     }
   };
 
@@ -195,14 +195,10 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
       // Always a promise: callers that started other work beside this one settle it all the same way.
       return Promise.reject(error);
     }
-    // Job id, waiter, acknowledgements and replies use the run's own id; the body echoes simulationId.
     const runId = job.runId ?? job.simulationId;
     return new Promise<SimulationOutcome>((resolve, reject) => {
       let done = false;
-      let received = 0;
-      let controlTo: string | undefined;
-      // Chunks go to the sink one after another; the final entry waits for the last of them.
-      let writing = Promise.resolve();
+      let startedAt: number | null = null;
       const gathered: Buffer[] = [];
       const write =
         sink?.write ??
@@ -220,17 +216,19 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
           action();
         }
       };
-      // The run ends here before its worker knows: stop its thread and free its place on the queue.
+      // The run ends here before its worker knows: stop its stream and free its place on the queue.
       const stopRun = (): void => {
-        sendControl(runId, controlTo, 'abort');
+        reply.stop();
         void removeIfWaiting(runId);
       };
-      const failed = (startedAt: number | null): void =>
+      const cancelled = (): void =>
         finish(() => {
           stopRun();
-          resolve({ status: 'failed', startedAt, finishedAt: Date.now() });
+          // Charged only once bytes went to the client, for the records made through them.
+          const charged = reply.delivered() > 0 ? Math.min(job.numInteractions, reply.records()) : null;
+          resolve({ status: 'cancelled', startedAt, finishedAt: Date.now(), records: charged });
         });
-      const onClientGone = (): void => failed(null);
+      const onClientGone = (): void => cancelled();
       const timer = setTimeout(
         () =>
           finish(() => {
@@ -241,50 +239,35 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
       );
       sink?.signal?.addEventListener('abort', onClientGone);
 
+      const reply = createRunReply({
+        write: (bytes) => {
+          startedAt ??= Date.now();
+          return write(bytes);
+        },
+        onWriteFailed: cancelled,
+        onEnd: (end) =>
+          finish(() => {
+            if (end.outcome === 'failed') {
+              resolve({ status: 'failed', startedAt: end.startedAt, finishedAt: end.finishedAt });
+              return;
+            }
+            resolve({
+              status: 'completed',
+              body: gathered.length === 0 ? end.last : Buffer.concat([...gathered, end.last]),
+              startedAt: end.startedAt,
+              finishedAt: end.finishedAt,
+              computeMs: end.computeMs,
+            });
+          }),
+      });
       const waiter: Waiter = {
         enqueued: false,
+        reply,
         fail: (error) =>
           finish(() => {
             stopRun();
             reject(error);
           }),
-        receive: (reply, body) => {
-          if (reply.outcome === 'failed') {
-            failed(reply.startedAt);
-            return;
-          }
-          if (reply.seq !== received) {
-            // The job started over (retaken after its worker died) after bytes went out: it cannot be resumed.
-            logger.warn({ simulation_id: runId }, 'simulation started over mid-stream; failed');
-            failed(null);
-            return;
-          }
-          const bytes = body ?? Buffer.alloc(0);
-          if (reply.outcome === 'chunk') {
-            received++;
-            controlTo = reply.controlTo;
-            const count = received;
-            writing = writing.then(async () => {
-              if (!done) {
-                await write(bytes);
-                sendControl(runId, controlTo, count);
-              }
-            });
-            writing.catch(() => failed(null));
-            return;
-          }
-          void writing.then(() =>
-            finish(() =>
-              resolve({
-                status: 'completed',
-                body: gathered.length === 0 ? bytes : Buffer.concat([...gathered, bytes]),
-                startedAt: reply.startedAt,
-                finishedAt: reply.finishedAt,
-                computeMs: reply.computeMs,
-              }),
-            ),
-          );
-        },
       };
       waiters.set(runId, waiter);
       const data: SimulationJobData = {
@@ -297,7 +280,7 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
         serviceVersion: job.serviceVersion,
         apiVersion: API_VERSION,
         deadline: job.deadline,
-        replyTo,
+        replyTo: address!,
         format: job.format ?? 'json',
       };
       void queue.add(SIMULATION_JOB_NAME, data, { jobId: runId }).then(
@@ -313,7 +296,7 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
   };
 
   const waitUntilReady = async (timeoutMs: number): Promise<void> => {
-    await raceTimeout(Promise.all([replies.ready, queue.waitUntilReady()]).catch(() => {}), timeoutMs);
+    await raceTimeout(Promise.all([dataPlane.address, queue.waitUntilReady()]).catch(() => {}), timeoutMs);
   };
 
   return {
@@ -327,11 +310,9 @@ export const createSimulationClient = ({ redis, prefix, logger }: SimulationClie
       for (const waiter of waiters.values()) {
         waiter.fail(serviceUnavailable());
       }
-      await connection.del(aliveKey, replyTo).catch(() => {});
+      await connection.del(aliveKey).catch(() => {});
       await queue.close().catch(() => {});
-      reader.disconnect();
-      // A read queued on a connection that never came up may never settle; the loop ends on its own then.
-      await raceTimeout(replies.stopped, 1000);
+      await dataPlane.close();
       await connection.quit().catch(() => connection.disconnect());
     },
   };

@@ -1,8 +1,7 @@
-import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { CHUNK_BYTES, type OutputFormat, type PresetDefinition, type PresetName } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
-import { internalError, simulationTimeout } from '../../shared/errors/errors.ts';
+import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
@@ -49,9 +48,51 @@ export interface SimulationResponse {
 export interface RunSimulationOptions {
   /** JSON when absent. */
   readonly format?: OutputFormat;
-  /** Aborted when the client goes away: the run is stopped in its thread and settled failed. */
+  /** Aborted when the client goes away: the run is stopped in its thread and settled cancelled. */
   readonly signal?: AbortSignal;
 }
+
+/** The client took no bytes for STREAM_STALL_TIMEOUT_MS: it is treated as gone. */
+class ClientStalledError extends Error {}
+
+/**
+ * Waits until `body` can take more, or rejects once its client has taken nothing for `stallMs` (what it
+ * took is what left the body for the socket) or went away. A client reading slowly is never cut off.
+ */
+const drained = (body: PassThrough, written: () => number, stallMs: number, signal: AbortSignal | undefined): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const taken = (): number => written() - body.writableLength - body.readableLength;
+    let lastTaken = taken();
+    let lastProgress = Date.now();
+    const check = setInterval(() => {
+      const now = taken();
+      if (now !== lastTaken) {
+        lastTaken = now;
+        lastProgress = Date.now();
+      } else if (Date.now() - lastProgress >= stallMs) {
+        done(new ClientStalledError('the client stopped reading'));
+      }
+    }, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
+    const onDrain = (): void => done();
+    const onGone = (): void => done(new ClientAbortedError());
+    const done = (error?: Error): void => {
+      clearInterval(check);
+      body.off('drain', onDrain);
+      body.off('close', onGone);
+      signal?.removeEventListener('abort', onGone);
+      if (error === undefined) {
+        resolve();
+      } else {
+        reject(error);
+      }
+    };
+    body.on('drain', onDrain);
+    body.on('close', onGone);
+    signal?.addEventListener('abort', onGone);
+    if (signal?.aborted === true) {
+      onGone();
+    }
+  });
 
 /**
  * Runs one simulation the limits admitted: write the ledger row while the job is enqueued and run
@@ -132,6 +173,7 @@ export const streamRun = async (
   run: (sink: SimulationSink) => Promise<SimulationOutcome>,
 ): Promise<SimulationResponse> => {
   let stream: PassThrough | undefined;
+  let written = 0;
   let streaming: (body: PassThrough) => void = () => {};
   const started = new Promise<PassThrough>((resolve) => {
     streaming = resolve;
@@ -143,9 +185,11 @@ export const streamRun = async (
         stream = new PassThrough({ highWaterMark: CHUNK_BYTES });
         streaming(stream);
       }
+      written += chunk.length;
       if (!stream.write(chunk)) {
-        // The client reads slower than the run is made: wait, and let the wait reach the worker.
-        await once(stream, 'drain', options.signal === undefined ? {} : { signal: options.signal });
+        // The client reads slower than the run is made: wait, and let the wait reach the worker; a client
+        // that takes nothing for the stall timeout is ended like one that left.
+        await drained(stream, () => written, services.config.streamStallTimeoutMs, options.signal);
       }
     },
   };
@@ -159,6 +203,8 @@ export const streamRun = async (
         throw simulationTimeout(services.config.simulationTimeoutMs);
       case 'failed':
         throw internalError();
+      case 'cancelled':
+        throw new ClientAbortedError();
     }
   })();
 

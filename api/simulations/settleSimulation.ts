@@ -8,7 +8,7 @@ import type { AdmittedSimulation } from './recordAdmission.ts';
 const toIso = (epochMs: number | null): string | null => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 /**
- * Settlement: the ledger row leaves `queued` for `completed`, `failed` or `timed_out`, with the worker's
+ * Settlement: the ledger row leaves `queued` for `completed`, `failed`, `timed_out` or `cancelled`, with the worker's
  * timings, and the limits get back what the run held: always its slot, and for a run that did not
  * complete its request and interactions too. Only the caller that moves the row out of `queued` hands
  * anything back, so settling twice (or racing the stale-run sweeper) never gives back twice.
@@ -26,7 +26,7 @@ export const settleSimulation = async (services: Services, admitted: AdmittedSim
     startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
     finishedAt: new Date(outcome.finishedAt).toISOString(),
     computeMs: outcome.status === 'completed' ? outcome.computeMs : null,
-    chargedInteractions: outcome.status === 'completed' ? admitted.numInteractions : null,
+    chargedInteractions: outcome.status === 'completed' ? admitted.numInteractions : outcome.status === 'cancelled' ? outcome.records : null,
   });
   if (outcome.status === 'completed') {
     // A completed run keeps its quota whoever settles it, so its slot is freed alongside the ledger write.
@@ -36,7 +36,8 @@ export const settleSimulation = async (services: Services, admitted: AdmittedSim
       return;
     }
   } else if (await finishing) {
-    await releaseSimulation(services, { ...admission, giveBack: true });
+    const charged = outcome.status === 'cancelled' ? outcome.records : null;
+    await releaseSimulation(services, { ...admission, giveBack: true, ...(charged === null ? {} : { charged }) });
   }
   admission.settled = true;
 };

@@ -20,6 +20,11 @@ export interface RecordChunkOptions {
   readonly chunkBytes?: number;
   /** Cut the first chunk sooner, so a streamed response's first bytes leave early; chunkBytes when absent. */
   readonly firstChunkBytes?: number;
+  /**
+   * Updated before each chunk is yielded to the records printed so far, so a consumer knows how many
+   * interactions a chunk completes (what a client that leaves mid-stream is charged for).
+   */
+  readonly progress?: { records: number };
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -61,6 +66,7 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
   for (let i = 0; i < count; i++) {
     if (pos > limit || pos >= cutAt) {
       if (pos >= cutAt) {
+        if (options.progress !== undefined) options.progress.records = i;
         yield new Uint8Array(buffer, 0, pos);
         buffer = allocate();
         pos = 0;
@@ -97,6 +103,7 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
     buffer = grown;
   }
   new Uint8Array(buffer).set(tail, pos);
+  if (options.progress !== undefined) options.progress.records = count;
   yield new Uint8Array(buffer, 0, pos + tail.length);
 }
 

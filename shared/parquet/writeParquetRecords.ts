@@ -11,6 +11,8 @@ export interface ParquetChunkOptions {
   readonly chunkBytes: number;
   /** Called once the last byte is made, before the last chunk is yielded (to measure the compute time). */
   readonly onEnd?: () => void;
+  /** Updated before each chunk is yielded to the rows written so far (as writeRecordChunks' `progress`). */
+  readonly progress?: { records: number };
 }
 
 export interface ParquetFile {
@@ -53,6 +55,7 @@ export function* writeParquetRecords(file: ParquetFile, options: ParquetChunkOpt
   for (const rows of rowGroupSizes(count)) {
     // rowGroupSize = rows: this call writes exactly one row group, synchronously (the sink has no flush).
     void writer.write({ columnData: columns.fill(source, rows), rowGroupSize: rows });
+    if (options.progress !== undefined) options.progress.records += rows;
     if (streamed && first) {
       // Two pieces: a consumer that holds each chunk until the next exists (the pool thread does, so its
       // last chunk can be the task's result) passes the first on at once, not after the next row group.

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import test from 'ava';
 import { generateRecords } from '../../shared/engine/index.ts';
-import { replyStreamKey } from '../../shared/jobs/replyKeys.ts';
+import { startTestDataPlane } from '../helpers/startTestDataPlane.ts';
 import { SIMULATION_JOB_NAME } from '../../shared/jobs/simulationJob.ts';
-import { connectTestRedis } from '../helpers/testRedis.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
@@ -70,23 +69,20 @@ test('every preset runs on every engine version it lists', async (t) => {
 });
 
 test('a job enqueued by a deployment that predates engine selection runs engine 1.0.0, the only one it knew', async (t) => {
-  // The job data such a deployment wrote: no serviceVersion. Its reply is appended to a stream of our own.
-  const reader = connectTestRedis({ blocking: true });
-  t.teardown(() => reader.disconnect());
-  const replyTo = replyStreamKey(app.redisPrefix, randomUUID());
+  // The job data such a deployment wrote: no serviceVersion. Its result is sent to a data plane of our own.
+  const plane = await startTestDataPlane();
+  t.teardown(() => plane.close());
   const simulationId = randomUUID();
   await app.services.simulations.queue.add(
     SIMULATION_JOB_NAME,
-    { simulationId, preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 1000, apiVersion: '1.0.0', deadline: Date.now() + 60_000, replyTo },
+    { simulationId, preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 1000, apiVersion: '1.0.0', deadline: Date.now() + 60_000, replyTo: plane.address },
     { jobId: simulationId },
   );
-  // 1,000 finance records fit one chunk: the whole body is the one `completed` entry.
-  const entries = await reader.xreadBuffer('BLOCK', 30_000, 'STREAMS', replyTo, '0');
-  const fields = entries?.[0]?.[1][0]?.[1] ?? [];
-  const field = (name: string): Buffer | undefined => fields[fields.findIndex((value, i) => i % 2 === 0 && value.toString() === name) + 1];
-  t.is(JSON.parse(field('m')?.toString() ?? '{}').outcome, 'completed');
-  const body = field('b')?.toString();
+  const run = await plane.nextRun();
+  t.is(run.runId, simulationId);
+  t.is(run.trailers['bss-outcome'], 'completed');
+  const body = run.body.toString();
   t.truthy(body);
-  t.is(JSON.parse(body!).metadata.service_version, '1.0.0');
-  t.is(sha256(rawData(body!)), 'f8eb2a6017bf5af36d0b96fc08c8a3fbedc01b2f88098b1f0c21447305c3edd7');
+  t.is(JSON.parse(body).metadata.service_version, '1.0.0');
+  t.is(sha256(rawData(body)), 'f8eb2a6017bf5af36d0b96fc08c8a3fbedc01b2f88098b1f0c21447305c3edd7');
 });

@@ -15,7 +15,7 @@ export interface SimulationResponse {
 export const postSimulation = async (
   app: TestApp,
   body: unknown,
-  options: { key?: string; headers?: Record<string, string> } = {},
+  options: { key?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<SimulationResponse> => {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ...options.headers };
   if (options.key !== undefined) {
@@ -25,6 +25,7 @@ export const postSimulation = async (
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   const bytes = Buffer.from(await response.arrayBuffer());
   const text = bytes.toString('utf8');

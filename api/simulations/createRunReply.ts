@@ -1,0 +1,155 @@
+import http2 from 'node:http2';
+import { dataPlaneProtocol } from '../../shared/jobs/dataPlaneProtocol.ts';
+
+const { headers: HEADERS, frameHeaderBytes } = dataPlaneProtocol;
+
+/** What the worker stated at the end of a run (the trailers), with the run's last bytes. */
+export interface RunEnd {
+  readonly outcome: 'completed' | 'failed';
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly computeMs: number;
+  /** The last frame, held back until the run is settled: the whole body of a run that fit one frame. */
+  readonly last: Buffer;
+  /** Records the run made through its last frame. */
+  readonly records: number;
+}
+
+export interface RunReplyHandlers {
+  /** Hands bytes to the client; resolves when the next may come (the wait reaches the worker as window). */
+  readonly write: (bytes: Buffer) => Promise<void>;
+  readonly onEnd: (end: RunEnd) => void;
+  /** `write` failed (the client left or stopped reading): the run ends here. */
+  readonly onWriteFailed: (error: unknown) => void;
+}
+
+export interface RunReply {
+  /** A verified stream of the worker that holds the run: it takes over from any earlier one. */
+  readonly attach: (stream: http2.ServerHttp2Stream) => void;
+  /** The run is over on this side: its stream is reset with NO_ERROR, so its worker stops it. */
+  readonly stop: () => void;
+  /** Bytes handed to the client: where a resumed run starts. */
+  readonly delivered: () => number;
+  /** Records made through the bytes handed to the client. */
+  readonly records: () => number;
+}
+
+/**
+ * One run's reply, as a small state machine: waiting for its worker's stream, streaming, interrupted (the
+ * link or the worker was lost: a worker that takes the run over attaches a new stream, which is told
+ * where the client's body stands), ended. Frames are handed to the client one after another, each only
+ * when the previous was taken; the last is held until the trailers say how the run ended.
+ */
+export const createRunReply = (handlers: RunReplyHandlers): RunReply => {
+  let current: http2.ServerHttp2Stream | undefined;
+  let over = false;
+  let delivered = 0;
+  let records = 0;
+  // One stream is read at a time: a new one waits until the one it replaces has stopped writing.
+  let reading = Promise.resolve();
+
+  const read = async (stream: http2.ServerHttp2Stream, trailers: () => http2.IncomingHttpHeaders | undefined): Promise<void> => {
+    if (over || stream !== current || stream.closed || stream.destroyed) {
+      return;
+    }
+    stream.respond({ ':status': 200, [HEADERS.offset]: String(delivered) });
+    let held: { bytes: Buffer; records: number } | undefined;
+    // A frame's bytes arrive in pieces (HTTP/2 DATA frames of 16 KiB): gathered, then joined once.
+    const pieces: Buffer[] = [];
+    let gathered = 0;
+    let need = frameHeaderBytes;
+    let header: { length: number; records: number } | undefined;
+    try {
+      for await (const piece of stream as AsyncIterable<Buffer>) {
+        pieces.push(piece);
+        gathered += piece.length;
+        while (gathered >= need) {
+          const joined = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, gathered);
+          pieces.length = 0;
+          if (header === undefined) {
+            header = { length: joined.readUInt32BE(0), records: joined.readUInt32BE(4) };
+            need = frameHeaderBytes + header.length;
+            pieces.push(joined);
+            continue;
+          }
+          const payload = joined.subarray(frameHeaderBytes, need);
+          const rest = joined.subarray(need);
+          const frame = { bytes: payload, records: header.records };
+          header = undefined;
+          need = frameHeaderBytes;
+          gathered = rest.length;
+          if (rest.length > 0) {
+            pieces.push(rest);
+          }
+          if (held !== undefined) {
+            await handlers.write(held.bytes);
+            delivered += held.bytes.length;
+            records = held.records;
+          }
+          held = frame;
+          if (over || stream !== current) {
+            return;
+          }
+        }
+      }
+    } catch (error) {
+      if (!over && stream === current && (stream.closed || stream.destroyed)) {
+        // The link or the worker was lost: a worker that takes the run over attaches again.
+        return;
+      }
+      if (!over && stream === current) {
+        over = true;
+        stream.close(http2.constants.NGHTTP2_NO_ERROR);
+        handlers.onWriteFailed(error);
+      }
+      return;
+    }
+    const ended = trailers();
+    const outcome = ended?.[HEADERS.outcome];
+    if (over || stream !== current || gathered > 0 || (outcome !== 'completed' && outcome !== 'failed')) {
+      // Cut short (no trailers, or half a frame): interrupted, as above.
+      return;
+    }
+    over = true;
+    // The worker may finish its job: the run is whole here.
+    stream.end();
+    handlers.onEnd({
+      outcome,
+      startedAt: Number(ended?.[HEADERS.startedAt]),
+      finishedAt: Number(ended?.[HEADERS.finishedAt]),
+      computeMs: Number(ended?.[HEADERS.computeMs]),
+      last: held?.bytes ?? Buffer.alloc(0),
+      records: held?.records ?? records,
+    });
+  };
+
+  return {
+    attach: (stream) => {
+      if (over) {
+        stream.respond({ ':status': 404 }, { endStream: true });
+        return;
+      }
+      const previous = current;
+      current = stream;
+      if (previous !== undefined && !previous.closed) {
+        previous.close(http2.constants.NGHTTP2_CANCEL);
+      }
+      // Listened for at once: trailers may come before the reading below starts.
+      let trailers: http2.IncomingHttpHeaders | undefined;
+      stream.once('trailers', (received: http2.IncomingHttpHeaders) => {
+        trailers = received;
+      });
+      // A write failure is reported by `read`, wherever it happened; the rest is a stream that ended early.
+      const reads = reading.then(() => read(stream, () => trailers));
+      reading = reads.catch(() => {});
+    },
+    stop: () => {
+      over = true;
+      if (current !== undefined && !current.closed) {
+        current.close(http2.constants.NGHTTP2_NO_ERROR);
+      }
+    },
+    delivered: () => delivered,
+    records: () => records,
+  };
+};
