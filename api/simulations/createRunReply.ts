@@ -19,7 +19,7 @@ export interface RunReplyHandlers {
   /** Hands bytes to the client; resolves when the next may come (the wait reaches the worker as window). */
   readonly write: (bytes: Buffer) => Promise<void>;
   readonly onEnd: (end: RunEnd) => void;
-  /** `write` failed (the client left or stopped reading): the run ends here. */
+  /** `write` failed (the client left or stopped reading): the run ends here, its worker told to stop. */
   readonly onWriteFailed: (error: unknown) => void;
 }
 
@@ -82,7 +82,18 @@ export const createRunReply = (handlers: RunReplyHandlers): RunReply => {
             pieces.push(rest);
           }
           if (held !== undefined) {
-            await handlers.write(held.bytes);
+            try {
+              await handlers.write(held.bytes);
+            } catch (error) {
+              // Closed with NO_ERROR before the loop's exit destroys the stream (which would say CANCEL, a
+              // lost link, and have the worker try again): its worker stops the run.
+              if (!over && stream === current) {
+                over = true;
+                stream.close(http2.constants.NGHTTP2_NO_ERROR);
+                handlers.onWriteFailed(error);
+              }
+              return;
+            }
             delivered += held.bytes.length;
             records = held.records;
           }
@@ -92,16 +103,8 @@ export const createRunReply = (handlers: RunReplyHandlers): RunReply => {
           }
         }
       }
-    } catch (error) {
-      if (!over && stream === current && (stream.closed || stream.destroyed)) {
-        // The link or the worker was lost: a worker that takes the run over attaches again.
-        return;
-      }
-      if (!over && stream === current) {
-        over = true;
-        stream.close(http2.constants.NGHTTP2_NO_ERROR);
-        handlers.onWriteFailed(error);
-      }
+    } catch {
+      // The link or the worker was lost: a worker that takes the run over attaches again.
       return;
     }
     const ended = trailers();

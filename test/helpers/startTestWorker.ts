@@ -8,6 +8,8 @@ export interface StartTestWorkerOptions {
   /** The app's prefix (TestApp.redisPrefix): API and worker must share it. */
   readonly redisPrefix: string;
   readonly threads?: number;
+  /** Runs at once (WORKER_CONCURRENCY); the threads when absent. */
+  readonly concurrency?: number;
   /** A Redis of the test's own; the test run's (one server or the cluster) by default. */
   readonly redisUrl?: string;
   /** A Redis Cluster of the test's own (test/helpers/startRedisCluster.ts). */
@@ -20,6 +22,7 @@ export const startTestWorker = async (options: StartTestWorkerOptions): Promise<
     redis: options.redis ?? (options.redisUrl === undefined ? TEST_REDIS : { kind: 'single', url: options.redisUrl }),
     redisPrefix: options.redisPrefix,
     threads: options.threads ?? 1,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     logger: createLogger('silent', 'worker'),
   });
   await worker.ready();
@@ -40,6 +43,7 @@ export const spawnWorkerProcess = (options: StartTestWorkerOptions & { readonly 
       ...(options.redisUrl === undefined ? testRedisEnv() : { REDIS_URL: options.redisUrl }),
       REDIS_PREFIX: options.redisPrefix,
       WORKER_THREADS: String(options.threads ?? 1),
+      ...(options.concurrency === undefined ? {} : { WORKER_CONCURRENCY: String(options.concurrency) }),
       ...options.env,
     },
     readyLine: '"msg":"worker ready"',
