@@ -6,6 +6,8 @@ export interface TcpProxy {
   readonly forwardTo: (targetPort: number) => void;
   /** Simulates an outage: open connections are reset and new ones refused. */
   readonly cut: () => Promise<void>;
+  /** Simulates a broken link: open connections are reset, new ones still made. */
+  readonly resetOpen: () => void;
   readonly close: () => Promise<void>;
 }
 
@@ -44,5 +46,10 @@ export const startTcpProxy = async (targetPort: number, targetHost = '127.0.0.1'
   const forwardTo = (next: number): void => {
     target = next;
   };
-  return { port, forwardTo, cut: close, close };
+  const resetOpen = (): void => {
+    for (const socket of sockets) {
+      socket.resetAndDestroy();
+    }
+  };
+  return { port, forwardTo, cut: close, resetOpen, close };
 };

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
@@ -6,9 +7,20 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startRedisServer } from '../helpers/startRedisServer.ts';
 import { startTestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
+import { startTcpProxy } from '../helpers/tcpProxy.ts';
 import { postSimulation } from './postSimulation.ts';
+import { streamSimulation } from './streamBody.ts';
 
-// Faults on the reply path, each on a redis-server of the test's own: flushed, or its reader cut off.
+// Faults on the reply path: Redis (a redis-server of the test's own) flushed under a waiting run, and the
+// data plane's link from worker to API process broken mid-stream.
+
+const freePort = async (): Promise<number> => {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+};
 
 test('Redis losing its data (FLUSHALL) fails the waiting request fast with 503 service_unavailable, not at the 30 s deadline', async (t) => {
   const redis = await startRedisServer();
@@ -30,45 +42,39 @@ test('Redis losing its data (FLUSHALL) fails the waiting request fast with 503 s
   t.deepEqual(rows, [{ status: 'failed' }]);
 });
 
-test('a reply appended while the API process\'s reader is reconnecting is still delivered (200, not 504)', async (t) => {
-  const redis = await startRedisServer({ password: 'first' });
-  t.teardown(() => redis.stop());
-  const app = await startTestApp({ env: { REDIS_URL: redis.url, SIMULATION_TIMEOUT_MS: '60000' } });
+test('a data plane link cut mid-stream: the worker sends again from where the client\'s body stands; the body is whole, byte-identical, and charged once', async (t) => {
+  // The worker reaches the API process's data plane through a proxy that can break the link.
+  const proxy = await startTcpProxy(0);
+  t.teardown(() => proxy.close());
+  const planePort = await freePort();
+  proxy.forwardTo(planePort);
+  const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '120000', DATA_PLANE_PORT: String(planePort), DATA_PLANE_ADVERTISE_PORT: String(proxy.port) } });
   t.teardown(() => app.close());
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix });
+  t.teardown(() => worker.close());
   const caller = await buildCaller(app.services.pool, {});
 
-  const pending = postSimulation(app, { preset: 'education', num_interactions: 25, seed: 8 }, { key: caller.key });
-  await eventually(async () => ((await app.services.simulations.queue.getWaitingCount()) > 0 ? true : undefined), 10_000, 20);
-
-  // Connections already in keep working; a new one needs the new password, so the reader, once killed,
-  // cannot come back until the password is restored.
-  await redis.admin.config('SET', 'requirepass', 'second');
-  const readerId = async (): Promise<string | undefined> => {
-    const clients = (await redis.admin.client('LIST')) as string;
-    return /id=(\d+) .*name=bss:api:replies /.exec(clients)?.[1];
-  };
-  const id = await readerId();
-  t.truthy(id, 'the reader is connected');
-  await redis.admin.client('KILL', 'ID', id ?? '');
-
-  // The worker finishes the job and appends its reply while the reader is away.
-  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, redisUrl: `redis://:second@127.0.0.1:${redis.port}` });
-  t.teardown(() => worker.close());
-  const [stream] = await eventually(async () => {
-    const keys = await redis.admin.keys(`${app.redisPrefix}:simulation-replies:*`);
-    const withEntries = [];
-    for (const key of keys) {
-      if ((await redis.admin.xlen(key)) > 0) withEntries.push(key);
-    }
-    return withEntries.length > 0 ? withEntries : undefined;
-  }, 20_000, 20);
-  t.truthy(stream);
-  t.is(await readerId(), undefined, 'the reader was away when the reply was appended');
-
-  // The reader comes back and reads on from where it was.
-  await redis.admin.config('SET', 'requirepass', 'first');
-  const response = await pending;
-  t.is(response.status, 200, response.text);
-  t.is(response.body.seed, 8);
-  t.is(response.body.data.length, 25);
+  let cut = false;
+  const response = await streamSimulation(app.url, {
+    key: caller.key,
+    body: { preset: 'finance', num_interactions: 1_000_000, seed: 12 },
+    accept: 'application/x-ndjson',
+    needle: '\n',
+    digest: true,
+    onBytes: (bytes) => {
+      if (!cut && bytes > 300_000) {
+        cut = true;
+        proxy.resetOpen();
+      }
+    },
+  });
+  t.true(cut);
+  t.is(response.status, 200);
+  t.is(response.error, undefined);
+  t.is(response.count, 1_000_000);
+  const id = response.headers.get('simulation-id') ?? '';
+  const replay = await streamSimulation(app.url, { key: caller.key, path: `/v1/simulations/${id}/records`, accept: 'application/x-ndjson', needle: '\n', digest: true });
+  t.is(replay.digest, response.digest);
+  const usage = (await (await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${caller.key}` } })).json()) as { usage: unknown };
+  t.deepEqual(usage.usage, { requests: 1, interactions: 1_000_000 });
 });
