@@ -50,7 +50,7 @@ export const configSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
     .describe('pino log level. Default `info`.'),
-  WORKER_THREADS: z.coerce.number().int().min(1).max(256).optional().describe('Simulation threads per worker process (and the BullMQ concurrency). Default: cores − 1, at least 1.'),
+  WORKER_THREADS: z.coerce.number().int().min(1).max(256).optional().describe('Engine threads per worker process. Default: cores − 1, at least 1.'),
   WORKER_CONCURRENCY: z.coerce
     .number()
     .int()
