@@ -190,7 +190,7 @@ test.serial('a streamed history replay its client abandons frees its slot', asyn
   t.deepEqual(await usageOf(caller.key), { requests: 3, interactions: LARGE + 20 });
 });
 
-test.serial('a streamed POST its client abandons mid-stream frees its slot and is not counted', async (t) => {
+test.serial('a streamed POST its client abandons mid-stream frees its slot, is settled cancelled and counts what was made for it', async (t) => {
   const caller = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });
   t.is((await smallRun(caller.key, 12)).status, 200);
   const before = await usageOf(caller.key);
@@ -203,12 +203,15 @@ test.serial('a streamed POST its client abandons mid-stream frees its slot and i
   t.is((await smallRun(caller.key, 14)).status, 429);
   first.request.destroy();
 
-  // The abandoned run is settled failed and given back; its slot is free.
-  await eventually(async () => ((await ledgerOf(caller.accountId)).at(-1)?.status === 'failed' ? true : undefined), 20_000, 50);
-  t.deepEqual(await usageOf(caller.key), before);
+  // The abandoned run had sent its first bytes: settled cancelled, one request and the interactions made
+  // (some, not all); its slot is free.
+  await eventually(async () => ((await ledgerOf(caller.accountId)).at(-1)?.status === 'cancelled' ? true : undefined), 20_000, 50);
+  const charged = (await usageOf(caller.key)).interactions - before.interactions;
+  t.true(charged > 0 && charged < LARGE, `${charged} interactions charged`);
+  t.deepEqual(await usageOf(caller.key), { requests: 2, interactions: 10 + charged });
   const next = await runOnceFree(caller.key, 15);
   t.is(next.status, 200, next.text);
-  t.deepEqual(await usageOf(caller.key), { requests: 2, interactions: 20 });
+  t.deepEqual(await usageOf(caller.key), { requests: 3, interactions: 20 + charged });
 });
 
 // The third wave's rule (DECISIONS "Fair use under load", "Replays are limited"): an idempotent replay

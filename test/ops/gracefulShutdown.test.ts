@@ -100,28 +100,45 @@ test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes e
   t.false(api.output().includes('api shutdown deadline passed'));
   t.true(api.output().includes('"msg":"api stopped"'));
   t.deepEqual(await ledgerStatuses(account.id), seeds.map(() => 'completed'));
+  // Its worker leaves with it: the next test's jobs are for the workers it starts.
+  t.is(await worker.stop(5000), 0);
 });
 
 test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs it leaves wait for the next worker and none is lost', async (t) => {
-  const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix });
+  const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { STREAM_STALL_TIMEOUT_MS: '120000', SIMULATION_TIMEOUT_MS: '120000' } });
   processes.push(api);
-  const first = await spawnWorkerProcess({ redisPrefix, threads: 1 });
+  // One run at a time (WORKER_CONCURRENCY 1), so there are jobs it has not taken when the signal comes.
+  const first = await spawnWorkerProcess({ redisPrefix, threads: 1, concurrency: 1 });
   processes.push(first);
   const account = await buildAccount(pool, { plan: 'enterprise' });
   const { key } = await buildApiKey(pool, account.id);
 
   await queue.pause();
+  // The worker's active job: a streamed run whose body is not read until the signal is in, so the job is
+  // surely still active then (it waits on its client), whatever the machine's pace.
+  const held = fetch(`${api.url}/v1/simulations`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/x-ndjson' },
+    body: JSON.stringify({ preset: 'healthcare', num_interactions: 1_000_000, seed: 10 }),
+  });
+  await eventually(async () => ((await queuedJobs()) === 1 ? true : undefined));
   const seeds = [11, 12, 13, 14, 15, 16, 17, 18];
-  // Large runs, so that the worker is busy when the signal arrives.
-  const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'healthcare', num_interactions: 100_000, seed })));
-  await eventually(async () => ((await queuedJobs()) === seeds.length ? true : undefined));
+  const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'healthcare', num_interactions: 1000, seed })));
+  await eventually(async () => ((await queuedJobs()) === seeds.length + 1 ? true : undefined));
   await queue.resume();
-  await eventually(async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 5000, 2);
+  const heldResponse = await held;
+  t.is(heldResponse.status, 200);
   first.child.kill('SIGTERM');
+  await eventually(() => (first.output().includes('"msg":"worker stopping; finishing active jobs"') ? true : undefined));
+  // Now the held body is read to its end: the active job finishes, and the worker exits.
+  let lines = 0;
+  for await (const piece of heldResponse.body ?? []) {
+    lines += Buffer.from(piece as Uint8Array).reduce((count, byte) => count + (byte === 10 ? 1 : 0), 0);
+  }
+  t.is(lines, 1_000_000);
   t.is(await first.exited, 0, first.output());
   t.true(first.output().includes('"msg":"worker stopped"'));
-  const left = await queuedJobs();
-  t.true(left > 0, 'the stopped worker left queued jobs behind');
+  t.is(await queuedJobs(), seeds.length, 'the stopped worker took no job after the signal');
 
   const second = await spawnWorkerProcess({ redisPrefix, threads: 2 });
   processes.push(second);
@@ -130,5 +147,5 @@ test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs i
     t.is(response.status, 200, response.text.slice(0, 300));
     t.is((JSON.parse(response.text) as { seed: number }).seed, seeds[index] as number);
   }
-  t.deepEqual(await ledgerStatuses(account.id), seeds.map(() => 'completed'));
+  t.deepEqual(await ledgerStatuses(account.id), [...seeds, 10].map(() => 'completed'));
 });

@@ -6,7 +6,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { estimateParquetBytes } from '../../shared/parquet/estimateParquetBytes.ts';
 import { writeParquetChunks } from '../../shared/parquet/writeParquetChunks.ts';
 import { runSimulationTask } from '../../worker/runSimulationTask.ts';
-import { type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS } from '../../worker/simulationTask.ts';
+import { type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS, type ThreadChunk } from '../../worker/simulationTask.ts';
 import { readParquet } from './readParquet.ts';
 
 const TASK = {
@@ -29,18 +29,20 @@ test('a 200,000-record Parquet task leaves its thread in several chunks, the fir
   t.true(estimateParquetBytes(TASK) > CHUNK_BYTES, 'the worker streams a run this size');
   const channel = new MessageChannel();
   const received: Uint8Array[] = [];
+  const recordsThrough: number[] = [];
   let acknowledged = 0;
   let mostAhead = 0;
   let ended = false;
   let firstBeforeEnd = false;
-  channel.port1.on('message', (chunk: Uint8Array) => {
-    received.push(chunk);
+  channel.port1.on('message', (chunk: ThreadChunk) => {
+    received.push(chunk.bytes);
+    recordsThrough.push(chunk.records);
     firstBeforeEnd ||= received.length === 1 && !ended;
     mostAhead = Math.max(mostAhead, received.length - acknowledged);
-    // Acknowledged a turn later, as the worker's main thread does once Redis has the chunk.
+    // Acknowledged a turn later, as the worker's main thread does once the chunk has left for the API.
     setImmediate(() => {
       acknowledged++;
-      channel.port1.postMessage(0);
+      channel.port1.postMessage(1);
     });
   });
   const result = await runTask({ ...TASK, port: channel.port2 });
@@ -53,6 +55,9 @@ test('a 200,000-record Parquet task leaves its thread in several chunks, the fir
   t.true(received.length >= 8, `${received.length} chunks`);
   t.true(mostAhead <= THREAD_WINDOW_CHUNKS, `${mostAhead} chunks unacknowledged at once`);
   t.true(received.every((chunk) => chunk.byteLength <= CHUNK_BYTES));
+  // Each chunk says the rows written through it: rising, never past the run's, all of them at the end.
+  t.true(recordsThrough.every((records, index) => records > 0 && records <= 200_000 && records >= (recordsThrough[index - 1] ?? 0)));
+  t.is(result.records, 200_000);
   // The first chunk is the magic and the small first row group: well under a full chunk.
   t.true(received[0]!.byteLength < CHUNK_BYTES / 2, `first chunk ${received[0]!.byteLength} bytes`);
   t.true(result.computeMs >= 0);
