@@ -4,7 +4,7 @@ import { dataPlaneProtocol } from '../../shared/jobs/dataPlaneProtocol.ts';
 const { headers: HEADERS, frameHeaderBytes } = dataPlaneProtocol;
 
 /** What the worker stated at the end of a run (the trailers), with the run's last bytes. */
-export interface RunEnd {
+interface RunEnd {
   readonly outcome: 'completed' | 'failed';
   readonly startedAt: number;
   readonly finishedAt: number;

@@ -43,6 +43,3 @@ export const dataPlaneProtocol = {
     return header;
   },
 } as const;
-
-/** A run's outcome as the worker states it in the trailers. */
-export type DataPlaneOutcome = 'completed' | 'failed';

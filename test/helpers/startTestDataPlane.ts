@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { dataPlaneProtocol } from '../../shared/jobs/dataPlaneProtocol.ts';
 
-export interface ReceivedRun {
+interface ReceivedRun {
   readonly runId: string;
   readonly lockToken: string;
   /** The frames' payloads joined: the run's body. */

@@ -32,7 +32,6 @@ const EXCEPTIONS: ReadonlyArray<readonly [pattern: string, reason: string]> = [
   ['shared/auth/authVersion.ts', "an account's auth version: its key, its read and its publish"],
   ['shared/jobs/jobPolicy.ts', 'BullMQ tuning constants the API and the worker share'],
   ['shared/jobs/queueName.ts', "the queue's name, a constant both processes import"],
-  ['shared/jobs/replyKeys.ts', "the reply path's Redis key builders and limits"],
   ['shared/jobs/simulationJob.ts', 'the job contract: its name, its data schema and type'],
   ['shared/metrics/workerPools.ts', "the worker-pool gauges' key, schema and timings"],
   ['shared/version.ts', 'API_VERSION, the one constant of the API contract'],
