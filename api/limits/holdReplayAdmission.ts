@@ -5,7 +5,7 @@ import type { AppState } from '../AppState.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { holdAdmission } from '../simulations/holdAdmission.ts';
-import type { SimulationRequest } from '../simulations/runSimulation.ts';
+import type { SimulationRequest } from '../simulations/SimulationRequest.ts';
 import type { SimulationAdmission } from '../simulations/SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { admitReplay } from './admitReplay.ts';

@@ -7,7 +7,7 @@ import type { AppState } from '../AppState.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
 import { isPresetAvailable } from '../routes/presets/isPresetAvailable.ts';
 import { isEngineVersionServed } from './isEngineVersionServed.ts';
-import type { SimulationRequest } from './runSimulation.ts';
+import type { SimulationRequest } from './SimulationRequest.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import { holdReplayAdmission } from '../limits/holdReplayAdmission.ts';

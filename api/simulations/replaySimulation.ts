@@ -4,7 +4,8 @@ import { releaseSimulation } from './releaseSimulation.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
-import { type RunSimulationOptions, type SimulationRequest, type SimulationResponse, streamRun } from './runSimulation.ts';
+import type { SimulationRequest } from './SimulationRequest.ts';
+import { type RunSimulationOptions, type SimulationResponse, streamRun } from './streamRun.ts';
 
 /**
  * Makes a recorded run again through the same queue and pool as a new one, in any format, streamed the

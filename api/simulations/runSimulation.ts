@@ -1,98 +1,14 @@
-import { PassThrough, type Readable } from 'node:stream';
-import { CHUNK_BYTES, type OutputFormat, type PresetDefinition, type PresetName } from '../../shared/engine/index.ts';
-import { describeError } from '../../shared/errors/describeError.ts';
-import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
-import type { SimulationOutcome, SimulationSink } from './createSimulationClient.ts';
 import { drawSeed } from './drawSeed.ts';
+import { internalError } from '../../shared/errors/errors.ts';
+import { describeError } from '../../shared/errors/describeError.ts';
 import { type AdmittedSimulation, recordAdmission } from './recordAdmission.ts';
 import { replaySimulation } from './replaySimulation.ts';
 import { settleSimulation } from './settleSimulation.ts';
-
-/** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */
-export interface SimulationRequest {
-  readonly preset: PresetDefinition;
-  readonly profile: string;
-  readonly seed: number | undefined;
-  readonly numInteractions: number;
-  /** The exact engine version to run (metadata.service_version). */
-  readonly serviceVersion: string;
-  /**
-   * Set when a recorded, completed run is made again (GET /v1/simulations/{id}/records, an idempotent
-   * retry of POST /v1/simulations): its id and the engine version that made it. Same inputs and engine
-   * give the same records; a replay writes no ledger row and takes no quota.
-   */
-  readonly replayOf?: { readonly simulationId: string; readonly serviceVersion: string };
-}
-
-/** The run's identity, sent as the Simulation-* headers in every format. */
-interface SimulationIdentity {
-  readonly simulationId: string;
-  readonly preset: PresetName;
-  readonly profile: string;
-  readonly seed: number;
-  readonly engineVersion: string;
-}
-
-export interface SimulationResponse {
-  readonly identity: SimulationIdentity;
-  /**
-   * The bytes the worker wrote, never parsed here: the whole body for a run that fit one chunk, else a
-   * stream that ends only after the run is settled, and is destroyed (no terminating chunk) if it fails.
-   */
-  readonly body: Buffer | Readable;
-}
-
-export interface RunSimulationOptions {
-  /** JSON when absent. */
-  readonly format?: OutputFormat;
-  /** Aborted when the client goes away: the run is stopped in its thread and settled cancelled. */
-  readonly signal?: AbortSignal;
-}
-
-/** The client took no bytes for STREAM_STALL_TIMEOUT_MS: it is treated as gone. */
-class ClientStalledError extends Error {}
-
-/**
- * Waits until `body` can take more, or rejects once its client has taken nothing for `stallMs` (what it
- * took is what left the body for the socket) or went away. A client reading slowly is never cut off.
- */
-const drained = (body: PassThrough, written: () => number, stallMs: number, signal: AbortSignal | undefined): Promise<void> =>
-  new Promise<void>((resolve, reject) => {
-    const taken = (): number => written() - body.writableLength - body.readableLength;
-    let lastTaken = taken();
-    let lastProgress = Date.now();
-    const check = setInterval(() => {
-      const now = taken();
-      if (now !== lastTaken) {
-        lastTaken = now;
-        lastProgress = Date.now();
-      } else if (Date.now() - lastProgress >= stallMs) {
-        done(new ClientStalledError('the client stopped reading'));
-      }
-    }, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
-    const onDrain = (): void => done();
-    const onGone = (): void => done(new ClientAbortedError());
-    const done = (error?: Error): void => {
-      clearInterval(check);
-      body.off('drain', onDrain);
-      body.off('close', onGone);
-      signal?.removeEventListener('abort', onGone);
-      if (error === undefined) {
-        resolve();
-      } else {
-        reject(error);
-      }
-    };
-    body.on('drain', onDrain);
-    body.on('close', onGone);
-    signal?.addEventListener('abort', onGone);
-    if (signal?.aborted === true) {
-      onGone();
-    }
-  });
+import type { SimulationRequest } from './SimulationRequest.ts';
+import { type RunSimulationOptions, type SimulationIdentity, type SimulationResponse, streamRun } from './streamRun.ts';
 
 /**
  * Runs one simulation the limits admitted: write the ledger row while the job is enqueued and run
@@ -158,67 +74,4 @@ export const runSimulation = async (
     await settleSimulation(services, admitted, outcome);
     return outcome;
   });
-};
-
-/**
- * The streaming half shared by a new run and a replay: `run` gets the sink the worker's chunks go to and
- * resolves with the run's outcome once whatever must happen before the last bytes (settlement) is done.
- * Resolves with a small run's whole body, or a stream once the first chunk is in; a stream ends with the
- * last bytes, or is destroyed (no terminating chunk) if the run fails.
- */
-export const streamRun = async (
-  services: Services,
-  identity: SimulationIdentity,
-  options: RunSimulationOptions,
-  run: (sink: SimulationSink) => Promise<SimulationOutcome>,
-): Promise<SimulationResponse> => {
-  let stream: PassThrough | undefined;
-  let written = 0;
-  let streaming: (body: PassThrough) => void = () => {};
-  const started = new Promise<PassThrough>((resolve) => {
-    streaming = resolve;
-  });
-  const sink: SimulationSink = {
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    write: async (chunk) => {
-      if (stream === undefined) {
-        stream = new PassThrough({ highWaterMark: CHUNK_BYTES });
-        streaming(stream);
-      }
-      written += chunk.length;
-      if (!stream.write(chunk)) {
-        // The client reads slower than the run is made: wait, and let the wait reach the worker; a client
-        // that takes nothing for the stall timeout is ended like one that left.
-        await drained(stream, () => written, services.config.streamStallTimeoutMs, options.signal);
-      }
-    },
-  };
-
-  const finished = (async (): Promise<Buffer> => {
-    const outcome = await run(sink);
-    switch (outcome.status) {
-      case 'completed':
-        return outcome.body;
-      case 'timed_out':
-        throw simulationTimeout(services.config.simulationTimeoutMs);
-      case 'failed':
-        throw internalError();
-      case 'cancelled':
-        throw new ClientAbortedError();
-    }
-  })();
-
-  const first = await Promise.race([started, finished]);
-  if (Buffer.isBuffer(first)) {
-    return { identity, body: first };
-  }
-  void finished.then(
-    (last) => first.end(last),
-    (error: unknown) => {
-      services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'simulation failed mid-stream; response cut');
-      // Destroying the body ends the response without its terminating chunk: never a body that looks whole.
-      first.destroy(error instanceof Error ? error : new Error(String(error)));
-    },
-  );
-  return { identity, body: first };
 };

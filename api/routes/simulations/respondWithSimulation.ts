@@ -4,7 +4,8 @@ import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import type { SimulationAdmission } from '../../simulations/SimulationAdmission.ts';
 import type { Services } from '../../Services.ts';
-import { runSimulation, type SimulationRequest } from '../../simulations/runSimulation.ts';
+import { runSimulation } from '../../simulations/runSimulation.ts';
+import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 import { FORMAT_CONTENT_TYPES } from './negotiateFormat.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
-import type { SimulationRequest } from '../../simulations/runSimulation.ts';
+import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
 // idempotent record) sees only the canonical preset.

@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/errors/AppError.ts';
 import type { AppState } from '../../AppState.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody } from '../../middleware/validate.ts';
-import type { SimulationRequest } from '../../simulations/runSimulation.ts';
+import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 import { simulationRequestSchema } from './schema.ts';
 
 /**

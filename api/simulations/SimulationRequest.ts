@@ -1,0 +1,17 @@
+import type { PresetDefinition } from '../../shared/engine/index.ts';
+
+/** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */
+export interface SimulationRequest {
+  readonly preset: PresetDefinition;
+  readonly profile: string;
+  readonly seed: number | undefined;
+  readonly numInteractions: number;
+  /** The exact engine version to run (metadata.service_version). */
+  readonly serviceVersion: string;
+  /**
+   * Set when a recorded, completed run is made again (GET /v1/simulations/{id}/records, an idempotent
+   * retry of POST /v1/simulations): its id and the engine version that made it. Same inputs and engine
+   * give the same records; a replay writes no ledger row and takes no quota.
+   */
+  readonly replayOf?: { readonly simulationId: string; readonly serviceVersion: string };
+}
