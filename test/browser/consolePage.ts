@@ -116,8 +116,21 @@ export const countPixelsNear = (page: Page, selector: string, rgb: readonly [num
   );
 
 /** No sideways scrolling: the page is no wider than the viewport. */
-export const fitsWidth = (page: Page) =>
-  page.evaluate(() => {
-    const window = globalThis as unknown as PageWindow;
-    return window.document.documentElement.scrollWidth <= window.innerWidth;
-  });
+/**
+ * Whether the page fits its viewport's width with no sideways scrolling, once the layout has settled after
+ * a resize (charts redraw on a ResizeObserver, later on a busy machine): false if it never does.
+ */
+export const fitsWidth = (page: Page): Promise<boolean> =>
+  page
+    .waitForFunction(
+      () => {
+        const window = globalThis as unknown as PageWindow;
+        return window.document.documentElement.scrollWidth <= window.innerWidth;
+      },
+      undefined,
+      { timeout: 10_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
