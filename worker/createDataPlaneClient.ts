@@ -35,9 +35,10 @@ export const createDataPlaneClient = (logger: Logger): DataPlaneClient => {
   };
   return {
     open: (address, headers) => sessionFor(address).request(headers, { endStream: false, waitForTrailers: true }),
+    // Called once the worker's jobs are over: no stream is left to finish.
     close: () => {
       for (const session of sessions.values()) {
-        session.close();
+        session.destroy();
       }
       sessions.clear();
     },

@@ -51,6 +51,8 @@ const drained = (body: PassThrough, written: () => number, stallMs: number, sign
         done(new ClientStalledError('the client stopped reading'));
       }
     }, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
+    // A check, not work: it never keeps a stopping process alive.
+    check.unref();
     const onDrain = (): void => done();
     const onGone = (): void => done(new ClientAbortedError());
     const done = (error?: Error): void => {
