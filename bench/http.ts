@@ -1,15 +1,19 @@
 // `npm run bench`: POST /v1/simulations through the real stack (API, BullMQ, worker processes with their
-// thread pools, PostgreSQL ledger, a fresh database, an enterprise-plan key) beside two baselines measured
-// in the same run: a bare Koa hello-world, and the engine run inline in a Koa handler (the ceiling).
+// thread pools, PostgreSQL ledger, a fresh database, an enterprise-plan key) beside three baselines measured
+// in the same run: a bare Koa hello-world, the engine run inline in a Koa handler (the ceiling), and a naive
+// peer (bench/naivePeer: Koa → Queue.add → a BullMQ worker process with the same piscina pool and engine →
+// job.waitUntilFinished; no auth, limits, ledger or streaming), whose non-2xx answers are counted.
 // Targets (issue 5): n = 1000 throughput >= 0.6 x inline; single-connection p50 <= inline p50 + 1.5 ms;
 // Redis used_memory grows <= 5 MB over 10,000 simulations; CPU per request at n = 1 (issue 12): PostgreSQL
-// <= 0.15 ms, all processes together <= 0.8 ms, read from /proc around the timed runs.
+// <= 0.15 ms, all processes together <= 0.8 ms, read from /proc around the timed runs. Issue 28: >= 1.2 x
+// the naive peer's throughput at n = 1 and n = 1000.
 import os from 'node:os';
 import { largeRunRows } from './largeRuns.ts';
 import { type LoadOptions, type LoadResult, runLoad, runSequential } from './loadTest.ts';
 import { simulationLoad } from './simulationLoad.ts';
 import { cpuSources, cpuTable, measureCpu } from './cpuTable.ts';
 import { startBenchStack } from './startBenchStack.ts';
+import { startNaivePeer } from './naivePeer/startNaivePeer.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const SEQUENTIAL_SECONDS = Number(process.env.BENCH_SEQUENTIAL_SECONDS ?? 4);
@@ -23,6 +27,10 @@ const fixed = (value: number, digits = 2): string => (Number.isFinite(value) ? v
 
 const stack = await startBenchStack();
 const sources = cpuSources(stack);
+const peer = await startNaivePeer(stack.workerThreads).catch(async (error: unknown) => {
+  await stack.close();
+  throw error;
+});
 const rows: string[] = [];
 const row = (cells: readonly string[]): void => {
   rows.push(`| ${cells.join(' | ')} |`);
@@ -35,6 +43,7 @@ try {
   const body = (n: number) => ({ preset: 'finance', num_interactions: n, seed: 42 });
   const api = (n: number): LoadOptions => simulationLoad(stack, n);
   const inline = (n: number): LoadOptions => ({ url: `${stack.baselineUrl}/inline`, method: 'POST', body: body(n) });
+  const naive = (n: number): LoadOptions => ({ url: peer.url, method: 'POST', body: body(n) });
 
   // 1,000,000-record finance runs first, one per format (issue 13), on processes no load has grown yet.
   const largeRows = await largeRunRows(stack);
@@ -47,38 +56,49 @@ try {
   const growthMb = (memoryAfter - memoryBefore) / 1024 / 1024;
 
   // Warm every path (JIT, pools, connections) before measuring.
-  for (const options of [inline(1000), inline(1), api(1)]) {
+  for (const options of [inline(1000), inline(1), api(1), naive(1)]) {
     await runLoad({ ...options, connections: CONNECTIONS, duration: 2 });
   }
   const hello = await runLoad({ url: `${stack.baselineUrl}/hello`, connections: CONNECTIONS, duration: SECONDS });
   // Each queued run right after its inline baseline, so both see the same machine.
   const inline1000 = await runLoad({ ...inline(1000), connections: CONNECTIONS, duration: SECONDS });
   const [api1000, cpu1000] = await measureCpu(sources.list, () => runLoad({ ...api(1000), connections: CONNECTIONS, duration: SECONDS }));
+  const [peer1000, peerCpu1000] = await measureCpu(peer.cpuSources, () => runLoad({ ...naive(1000), connections: CONNECTIONS, duration: SECONDS }));
   const inline1 = await runLoad({ ...inline(1), connections: CONNECTIONS, duration: SECONDS });
   const [api1, cpu1] = await measureCpu(sources.list, () => runLoad({ ...api(1), connections: CONNECTIONS, duration: SECONDS }));
+  const [peer1, peerCpu1] = await measureCpu(peer.cpuSources, () => runLoad({ ...naive(1), connections: CONNECTIONS, duration: SECONDS }));
   const single = {
     inline1000: await runSequential({ ...inline(1000), seconds: SEQUENTIAL_SECONDS }),
     api1000: await runSequential({ ...api(1000), seconds: SEQUENTIAL_SECONDS }),
     inline1: await runSequential({ ...inline(1), seconds: SEQUENTIAL_SECONDS }),
     api1: await runSequential({ ...api(1), seconds: SEQUENTIAL_SECONDS }),
+    peer1: await runSequential({ ...naive(1), seconds: SEQUENTIAL_SECONDS }),
   };
 
   const ratio1000 = api1000.rps / inline1000.rps;
   const ratio1 = api1.rps / inline1.rps;
   const extra1000 = single.api1000.p50 - single.inline1000.p50;
   const extra1 = single.api1.p50 - single.inline1.p50;
+  const vsPeer = (ours: LoadResult, theirs: LoadResult): string => {
+    const ratio = ours.rps / theirs.rps;
+    return `ours ${fixed(ratio)} x peer; ${verdict(ratio >= 1.2)} (>= 1.2)`;
+  };
+  const nonOk = (result: LoadResult): string => `${fixed((100 * result.failures) / Math.max(1, result.requests + result.failures))} % non-2xx`;
 
   row(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'failed', 'vs target']);
   row(['---', '---:', '---:', '---:', '---:', '---:', '---']);
   line(`hello world, ${CONNECTIONS} conn`, hello, 'baseline (a)');
   line(`inline engine n=1000, ${CONNECTIONS} conn`, inline1000, 'ceiling (b)');
   line(`POST /v1/simulations n=1000, ${CONNECTIONS} conn`, api1000, `${fixed(ratio1000)} x inline; ${verdict(ratio1000 >= 0.6)} (>= 0.6)`);
+  line(`naive peer n=1000, ${CONNECTIONS} conn`, peer1000, `${fixed(peer1000.rps / inline1000.rps)} x inline; ${nonOk(peer1000)}; ${vsPeer(api1000, peer1000)}`);
   line(`inline engine n=1, ${CONNECTIONS} conn`, inline1, 'ceiling (b)');
-  line(`POST /v1/simulations n=1, ${CONNECTIONS} conn`, api1, `${fixed(ratio1)} x inline`);
+  line(`POST /v1/simulations n=1, ${CONNECTIONS} conn`, api1, `${fixed(ratio1)} x inline; ${fixed(api1.rps / hello.rps, 3)} x hello`);
+  line(`naive peer n=1, ${CONNECTIONS} conn`, peer1, `${fixed(peer1.rps / inline1.rps)} x inline; ${nonOk(peer1)}; ${vsPeer(api1, peer1)}`);
   line('inline engine n=1000, 1 conn', single.inline1000);
   line('POST /v1/simulations n=1000, 1 conn', single.api1000, `p50 +${fixed(extra1000)} ms; ${verdict(extra1000 <= 1.5)} (<= +1.5 ms)`);
   line('inline engine n=1, 1 conn', single.inline1);
   line('POST /v1/simulations n=1, 1 conn', single.api1, `p50 +${fixed(extra1)} ms; ${verdict(extra1 <= 1.5)} (<= +1.5 ms)`);
+  line('naive peer n=1, 1 conn', single.peer1, `p50 +${fixed(single.peer1.p50 - single.inline1.p50)} ms`);
   line(`${MEMORY_RUNS} x POST n=1000 (memory run), ${CONNECTIONS} conn`, memoryLoad, 'first run, cold');
   row([
     `Redis used_memory growth over ${memoryLoad.requests} simulations`,
@@ -97,10 +117,13 @@ try {
       `CPU per request (ms of CPU time per answered request, /proc utime+stime, ${CONNECTIONS} connections):\n\n` +
       `${cpuTable([
         { name: 'POST n=1', result: api1, cpu: cpu1, targets: { 'PostgreSQL backends': 0.15, 'all processes': 0.8 } },
+        { name: 'naive peer n=1', result: peer1, cpu: peerCpu1 },
         { name: 'POST n=1000', result: api1000, cpu: cpu1000 },
+        { name: 'naive peer n=1000', result: peer1000, cpu: peerCpu1000 },
       ])}\n`,
   );
 } finally {
+  await peer.close();
   await sources.close();
   await stack.close();
 }

@@ -44,7 +44,7 @@ const httpOk = async (url: string): Promise<boolean> => {
 };
 
 /** A private redis-server when one is installed, so its used_memory counts this stack only. */
-const startRedis = async (): Promise<{ url: string; process?: Spawned }> => {
+export const startRedis = async (): Promise<{ url: string; process?: Spawned }> => {
   const port = await freePort();
   try {
     const server = await spawnProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, (output) =>
