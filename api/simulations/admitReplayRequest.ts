@@ -12,7 +12,12 @@ import type { Services } from '../Services.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import { holdReplayAdmission } from '../limits/holdReplayAdmission.ts';
 
-type ReplayState = AppState & { replay: SimulationRequest; admission: SimulationAdmission };
+type ReplayState = AppState & {
+  replay: SimulationRequest;
+  admission: SimulationAdmission;
+  /** The ledger's compute_ms of the run, which its replayed JSON body states again. */
+  recordedComputeMs: number | null;
+};
 
 /** Why a run cannot be replayed, or the request that replays it. */
 const toReplay = (services: Services, row: SimulationRunRow | null): SimulationRequest | AppError => {
@@ -54,6 +59,7 @@ export const admitReplayRequest = (services: Services): Middleware<ReplayState> 
     await holdReplayAdmission(ctx, services, replay, async (admission) => {
       if (!(replay instanceof AppError)) {
         ctx.state.replay = replay;
+        ctx.state.recordedComputeMs = row?.compute_ms ?? null;
       }
       ctx.state.admission = admission;
       await next();
