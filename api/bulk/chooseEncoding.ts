@@ -1,5 +1,5 @@
 /** The content codings of JSON, NDJSON and CSV answers (DECISIONS "Bulk data"), in the server's order of preference. */
-export const CONTENT_CODINGS = ['zstd', 'br', 'gzip'] as const;
+const CONTENT_CODINGS = ['zstd', 'br', 'gzip'] as const;
 
 export type ContentCoding = (typeof CONTENT_CODINGS)[number] | 'identity';
 

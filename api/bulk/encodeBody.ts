@@ -10,7 +10,7 @@ export type Chunks = Iterable<Buffer> | AsyncIterable<Buffer>;
  * codes to the same bytes as the first answer, and a byte range of the coded body means the same bytes on
  * every request (what a strong ETag promises).
  */
-export const BLOCK_BYTES = 256 * 1024;
+const BLOCK_BYTES = 256 * 1024;
 
 // Levels chosen for streaming: brotli's default (11) codes about 1 MB/s, far slower than the engine.
 const createCompressor = (coding: Exclude<ContentCoding, 'identity'>): zlib.Gzip | zlib.BrotliCompress | zlib.ZstdCompress => {

@@ -16,7 +16,7 @@ type DownloadState = AppState & { linkSimulationId?: string };
  */
 export const resolveDownloadLink = (services: Services): Middleware<DownloadState> =>
   async function resolveDownloadLink(ctx, next) {
-    const token = ctx.params.token ?? '';
+    const token = (ctx.params as Partial<Record<string, string>>).token ?? '';
     // Anything not shaped like a token is refused without a database round trip.
     const link = LINK_TOKEN_PATTERN.test(token) ? await findDownloadLink(services.pool, digestLinkToken(token)) : null;
     if (link === null) {
