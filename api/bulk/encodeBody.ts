@@ -99,3 +99,12 @@ const chunksOf = (body: Buffer | Chunks): Chunks => (Buffer.isBuffer(body) ? [bo
  */
 export const encodeBody = (body: Buffer | Chunks, coding: ContentCoding): Chunks =>
   coding === 'identity' ? chunksOf(body) : compress(chunksOf(body), coding);
+
+/** A whole body coded whole: a small run's answer stays one buffer with its Content-Length, as uncoded. */
+export const encodeWhole = async (body: Buffer, coding: ContentCoding): Promise<Buffer> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of encodeBody(body, coding)) {
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+};

@@ -4,7 +4,7 @@ import type { OutputFormat } from '../../../shared/engine/index.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { chooseEncoding } from '../../bulk/chooseEncoding.ts';
-import { encodeBody } from '../../bulk/encodeBody.ts';
+import { encodeBody, encodeWhole } from '../../bulk/encodeBody.ts';
 import { setSimulationHeaders } from '../../bulk/setSimulationHeaders.ts';
 import type { SimulationAdmission } from '../../simulations/SimulationAdmission.ts';
 import type { Services } from '../../Services.ts';
@@ -38,7 +38,9 @@ export const respondWithSimulation = async (
     // The worker's bytes, as they are: printed once in its thread, never parsed on the way here.
     ctx.body = body;
   } else {
-    ctx.body = Readable.from(encodeBody(Buffer.isBuffer(body) ? body : (body as AsyncIterable<Buffer>), coding), { objectMode: false, highWaterMark: 64 * 1024 });
+    ctx.body = Buffer.isBuffer(body)
+      ? await encodeWhole(body, coding)
+      : Readable.from(encodeBody(body as AsyncIterable<Buffer>, coding), { objectMode: false, highWaterMark: 64 * 1024 });
     ctx.set('Content-Encoding', coding);
   }
   ctx.set('Content-Type', FORMAT_CONTENT_TYPES[format]);
