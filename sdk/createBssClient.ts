@@ -3,6 +3,7 @@ import createClient from 'openapi-fetch';
 import { BssApiError } from './BssApiError.ts';
 import { BssConnectionError } from './BssConnectionError.ts';
 import { createRetryingFetch, type RetryNotice } from './createRetryingFetch.ts';
+import { downloadRecords, type RecordsDownload } from './downloadRecords.ts';
 import type { components, paths } from './openapi.ts';
 import { parseRecordStream, type SimulationFormat, type SimulationRecord } from './parseRecordStream.ts';
 
@@ -28,6 +29,18 @@ export interface BssClientOptions {
 export interface PostOptions {
   /** Sent as `Idempotency-Key`; a fresh UUID when absent, so that retries are safe. */
   readonly idempotencyKey?: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Asked on every simulation: the service codes JSON, NDJSON and CSV in zstd, br or gzip, and fetch decodes
+ * each of them (Node 24's included), so the caller sees the body's own bytes.
+ */
+const ACCEPT_ENCODING = 'zstd, br, gzip';
+
+export interface DownloadOptions {
+  /** Resumes of a connection cut mid-body; default 5. */
+  readonly maxResumes?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -107,16 +120,18 @@ const unexpectedResponse = (response: Response, asked: string): BssApiError => {
 
 /** A typed client of the Behavioral Simulation Service. Every failure throws `BssApiError` or `BssConnectionError`. */
 export const createBssClient = (options: BssClientOptions) => {
-  const client = createClient<paths>({
-    baseUrl: options.baseUrl,
-    fetch: createRetryingFetch({
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.maxRetryWaitSeconds === undefined ? {} : { maxWaitSeconds: options.maxRetryWaitSeconds }),
-      ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    }),
-    headers: options.apiKey === undefined || options.apiKey === '' ? {} : { Authorization: `Bearer ${options.apiKey}` },
+  const retryingFetch = createRetryingFetch({
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.maxRetryWaitSeconds === undefined ? {} : { maxWaitSeconds: options.maxRetryWaitSeconds }),
+    ...(options.onRetry === undefined ? {} : { onRetry: options.onRetry }),
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  const authorization: Record<string, string> = options.apiKey === undefined || options.apiKey === '' ? {} : { Authorization: `Bearer ${options.apiKey}` };
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: retryingFetch, headers: authorization });
+  const getFrom =
+    (url: string, credentials: Record<string, string>, signal: AbortSignal | undefined) =>
+    (headers: Record<string, string>): Promise<Response> =>
+      retryingFetch(new Request(url, { headers: { ...credentials, ...headers }, ...(signal === undefined ? {} : { signal }) }));
   const idempotency = (post: PostOptions | undefined) => ({ 'Idempotency-Key': post?.idempotencyKey ?? randomUUID() });
 
   return {
@@ -143,7 +158,11 @@ export const createBssClient = (options: BssClientOptions) => {
     listSimulations: async (query: RunQuery = {}): Promise<Schemas['RunList']> => unwrap(await client.GET('/v1/simulations', { params: { query } })),
     /** Runs a simulation and returns the parsed Simulation result. */
     simulate: async (request: SimulationRequest, post?: PostOptions): Promise<Schemas['SimulationResult']> => {
-      const result = await client.POST('/v1/simulations', { body: request, headers: idempotency(post), ...(post?.signal ? { signal: post.signal } : {}) });
+      const result = await client.POST('/v1/simulations', {
+        body: request,
+        headers: { ...idempotency(post), 'Accept-Encoding': ACCEPT_ENCODING },
+        ...(post?.signal ? { signal: post.signal } : {}),
+      });
       const body = unwrap(result);
       // The document lists NDJSON and CSV too (strings); without `Accept` the service answers JSON.
       if (typeof body === 'string') {
@@ -159,7 +178,7 @@ export const createBssClient = (options: BssClientOptions) => {
     streamSimulation: async (request: SimulationRequest, format: SimulationFormat = 'json', post?: PostOptions): Promise<SimulationStream> => {
       const result = await client.POST('/v1/simulations', {
         body: request,
-        headers: { ...idempotency(post), Accept: MEDIA_TYPES[format] },
+        headers: { ...idempotency(post), Accept: MEDIA_TYPES[format], 'Accept-Encoding': ACCEPT_ENCODING },
         parseAs: 'stream',
         ...(post?.signal ? { signal: post.signal } : {}),
       });
@@ -179,6 +198,25 @@ export const createBssClient = (options: BssClientOptions) => {
         records: () => parseRecordStream(format, bytes),
       };
     },
+    /** A URL that serves the run's records in `format` with no credentials until it expires (default 1 h). */
+    createDownloadLink: async (simulationId: string, link: { readonly format: SimulationFormat; readonly expiresIn?: number }): Promise<Schemas['DownloadLink']> =>
+      unwrap(
+        await client.POST('/v1/simulations/{simulation_id}/links', {
+          params: { path: { simulation_id: simulationId } },
+          body: { format: link.format, ...(link.expiresIn === undefined ? {} : { expires_in: link.expiresIn }) },
+        }),
+      ),
+    /**
+     * A completed run's records again, in `format`, byte for byte as first answered; a connection cut
+     * mid-body is resumed where it stopped (`Range` guarded by `If-Range`).
+     */
+    downloadRecords: async (simulationId: string, format: SimulationFormat = 'json', download: DownloadOptions = {}): Promise<RecordsDownload> =>
+      downloadRecords(getFrom(`${options.baseUrl}/v1/simulations/${encodeURIComponent(simulationId)}/records`, authorization, download.signal), {
+        ...download,
+        accept: MEDIA_TYPES[format],
+      }),
+    /** The records a download link serves (no credentials sent), resumed like `downloadRecords`. */
+    downloadLink: async (url: string, download: DownloadOptions = {}): Promise<RecordsDownload> => downloadRecords(getFrom(url, {}, download.signal), download),
   };
 };
 

@@ -7,6 +7,7 @@ export {
   type BssClient,
   type BssClientOptions,
   createBssClient,
+  type DownloadOptions,
   MEDIA_TYPES,
   type PostOptions,
   type RunQuery,
@@ -15,6 +16,7 @@ export {
   type SimulationStream,
 } from './createBssClient.ts';
 export type { RetryNotice } from './createRetryingFetch.ts';
+export type { RecordsDownload } from './downloadRecords.ts';
 export type { components, paths } from './openapi.ts';
 export type { SimulationFormat, SimulationRecord } from './parseRecordStream.ts';
 

@@ -147,9 +147,49 @@ export interface paths {
         };
         /**
          * A completed run's records, again
-         * @description Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).
+         * @description Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (the engine runs once per run, format and coding to learn it, then never again for it). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.
          */
         get: operations["replaySimulation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/{simulation_id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A download link for a completed run's records
+         * @description Makes an unguessable URL under `/v1/downloads/` that serves the run's records in `format` with no credentials (for pandas, DuckDB, curl, a browser) until `expires_at`. The link ends early when the API key that made it is revoked (or rolled past its grace period) or the account is deactivated. Downloads through it count in the owner's rate window and take a concurrency slot, like a replay.
+         */
+        post: operations["createDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A completed run's records through a download link
+         * @description No credentials: the token is the authority. The run's records in the link's format (whatever `Accept` says), resumable exactly as `GET /v1/simulations/{simulation_id}/records` (`Range`, `If-Range`, `ETag`, 206, 416, `HEAD`) and coded per `Accept-Encoding`, with `Content-Disposition: attachment`. Counted in the link owner's rate window and concurrency (429 with `Retry-After`).
+         */
+        get: operations["downloadRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -580,6 +620,20 @@ export interface components {
                 /** @constant */
                 type: "session";
             };
+        };
+        DownloadLinkRequest: {
+            /** @enum {string} */
+            format: "json" | "ndjson" | "csv" | "parquet";
+            /** @default 3600 */
+            expires_in?: number;
+        };
+        DownloadLink: {
+            /** Format: uri */
+            url: string;
+            /** @enum {string} */
+            format: "json" | "ndjson" | "csv" | "parquet";
+            /** Format: date-time */
+            expires_at: string;
         };
         Account: {
             /** Format: uuid */
@@ -1337,7 +1391,14 @@ export interface operations {
     replaySimulation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One byte range of the body in the coding answered: `bytes=N-`, `bytes=N-M` or `bytes=-S` (the last S bytes). Several ranges, or another unit, are ignored (200 whole). */
+                Range?: string;
+                /** @description The ETag of the body a download began with: the range is served only while the tag matches, else the whole body (200). */
+                "If-Range"?: string;
+                /** @description `gzip`, `br` and `zstd` are honoured for JSON, NDJSON and CSV, with quality values; identity otherwise. */
+                "Accept-Encoding"?: string;
+            };
             path: {
                 /** @description The `simulation_id` of a completed run. */
                 simulation_id: string;
@@ -1364,6 +1425,14 @@ export interface operations {
                     "Simulation-Seed"?: string;
                     /** @description The engine's service_version. */
                     "Simulation-Engine-Version"?: string;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description A strong tag of this body: the same run, format and coding always give the same tag and the same bytes. */
+                    ETag?: string;
+                    /** @description `gzip`, `br` or `zstd` when `Accept-Encoding` asked for one (JSON, NDJSON and CSV only; Parquet is never coded). */
+                    "Content-Encoding"?: string;
+                    /** @description Always `Accept, Accept-Encoding`. */
+                    Vary?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1371,6 +1440,43 @@ export interface operations {
                     "application/x-ndjson": string;
                     "text/csv; charset=utf-8": string;
                     "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The byte range `Range` asked for, byte-identical to that slice of the whole body, with `Content-Range: bytes N-M/<total>`. */
+            206: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    /** @description The run's simulation_id. */
+                    "Simulation-Id"?: string;
+                    /** @description The canonical preset name. */
+                    "Simulation-Preset"?: string;
+                    /** @description The profile used. */
+                    "Simulation-Profile"?: string;
+                    /** @description The seed used (drawn when the request gave none). */
+                    "Simulation-Seed"?: string;
+                    /** @description The engine's service_version. */
+                    "Simulation-Engine-Version"?: string;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description A strong tag of this body: the same run, format and coding always give the same tag and the same bytes. */
+                    ETag?: string;
+                    /** @description `gzip`, `br` or `zstd` when `Accept-Encoding` asked for one (JSON, NDJSON and CSV only; Parquet is never coded). */
+                    "Content-Encoding"?: string;
+                    /** @description Always `Accept, Accept-Encoding`. */
+                    Vary?: string;
+                    /** @description `bytes N-M/<total>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/json; charset=utf-8": string;
                 };
             };
             /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
@@ -1451,7 +1557,332 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `range_not_satisfiable`: the range asks for no byte of the body (`details.length`); `Content-Range: bytes *\/<total>`. */
+            416: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description `bytes *\/<total>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: the run failed unexpectedly. */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: PostgreSQL or Redis cannot be reached; retry after `details.retry_after` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_timeout`: the run did not finish within the deadline (default 30 s). */
+            504: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createDownloadLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `simulation_id` of a completed run. */
+                simulation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DownloadLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DownloadLink"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_not_found`: unknown, malformed, or another account's id (indistinguishable). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`). */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: the body fails the schema; `details.issues` lists `{path, message}` per problem, unknown fields included. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range of the body in the coding answered: `bytes=N-`, `bytes=N-M` or `bytes=-S` (the last S bytes). Several ranges, or another unit, are ignored (200 whole). */
+                Range?: string;
+                /** @description The ETag of the body a download began with: the range is served only while the tag matches, else the whole body (200). */
+                "If-Range"?: string;
+                /** @description `gzip`, `br` and `zstd` are honoured for JSON, NDJSON and CSV, with quality values; identity otherwise. */
+                "Accept-Encoding"?: string;
+            };
+            path: {
+                /** @description The token of a link made by `POST /v1/simulations/{simulation_id}/links`. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's records in the link's format. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    /** @description The run's simulation_id. */
+                    "Simulation-Id"?: string;
+                    /** @description The canonical preset name. */
+                    "Simulation-Preset"?: string;
+                    /** @description The profile used. */
+                    "Simulation-Profile"?: string;
+                    /** @description The seed used (drawn when the request gave none). */
+                    "Simulation-Seed"?: string;
+                    /** @description The engine's service_version. */
+                    "Simulation-Engine-Version"?: string;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description A strong tag of this body: the same run, format and coding always give the same tag and the same bytes. */
+                    ETag?: string;
+                    /** @description `gzip`, `br` or `zstd` when `Accept-Encoding` asked for one (JSON, NDJSON and CSV only; Parquet is never coded). */
+                    "Content-Encoding"?: string;
+                    /** @description Always `Accept, Accept-Encoding`. */
+                    Vary?: string;
+                    /** @description `attachment; filename="<simulation_id>.<format>"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationResult"];
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
+                };
+            };
+            /** @description The byte range `Range` asked for, byte-identical to that slice of the whole body, with `Content-Range: bytes N-M/<total>`. */
+            206: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    /** @description The run's simulation_id. */
+                    "Simulation-Id"?: string;
+                    /** @description The canonical preset name. */
+                    "Simulation-Preset"?: string;
+                    /** @description The profile used. */
+                    "Simulation-Profile"?: string;
+                    /** @description The seed used (drawn when the request gave none). */
+                    "Simulation-Seed"?: string;
+                    /** @description The engine's service_version. */
+                    "Simulation-Engine-Version"?: string;
+                    /** @description Always `bytes`. */
+                    "Accept-Ranges"?: string;
+                    /** @description A strong tag of this body: the same run, format and coding always give the same tag and the same bytes. */
+                    ETag?: string;
+                    /** @description `gzip`, `br` or `zstd` when `Accept-Encoding` asked for one (JSON, NDJSON and CSV only; Parquet is never coded). */
+                    "Content-Encoding"?: string;
+                    /** @description Always `Accept, Accept-Encoding`. */
+                    Vary?: string;
+                    /** @description `bytes N-M/<total>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.apache.parquet": string;
+                    "application/json; charset=utf-8": string;
+                };
+            };
+            /** @description `interactions_per_request_exceeded`: the run is larger than the owner's current per-request maximum. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `link_not_found`: no link has this token (forged, mistyped, or never made). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `preset_unavailable`: the run's preset is out of service. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `link_expired`: the link is past its `expires_at`, the key that made it was revoked, or its account was deactivated. */
+            410: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `range_not_satisfiable`: the range asks for no byte of the body (`details.length`); `Content-Range: bytes *\/<total>`. */
+            416: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description `bytes *\/<total>`. */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded` or `concurrency_limit_exceeded` of the link's owner, with `limit` and `retry_after`. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];

@@ -14,6 +14,7 @@ import { healthResponseSchema, readinessResponseSchema } from '../routes/health/
 import { presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
 import { listSimulationsQuerySchema, runListSchema, runSchema } from '../routes/simulations/historySchema.ts';
 import { simulationRequestSchema, simulationResultSchema } from '../routes/simulations/schema.ts';
+import { createLinkBodySchema, linkCreatedSchema } from '../routes/downloads/schema.ts';
 import { planListSchema } from '../routes/plans/schema.ts';
 import { dailyUsageQuerySchema, dailyUsageResponseSchema } from '../routes/usage/dailyUsageSchema.ts';
 import { usageResponseSchema } from '../routes/usage/schema.ts';
@@ -115,6 +116,46 @@ const SIMULATION_HEADERS = {
   'Simulation-Seed': 'The seed used (drawn when the request gave none).',
   'Simulation-Engine-Version': "The engine's service_version.",
 };
+/** What a resumable answer of a completed run's records carries (a history replay and a download link). */
+const RESUMABLE_HEADERS = {
+  'Accept-Ranges': 'Always `bytes`.',
+  ETag: 'A strong tag of this body: the same run, format and coding always give the same tag and the same bytes.',
+  'Content-Encoding': '`gzip`, `br` or `zstd` when `Accept-Encoding` asked for one (JSON, NDJSON and CSV only; Parquet is never coded).',
+  Vary: 'Always `Accept, Accept-Encoding`.',
+};
+const RANGE_PARAMETERS: readonly ParameterSpec[] = [
+  {
+    name: 'Range',
+    in: 'header',
+    required: false,
+    description: 'One byte range of the body in the coding answered: `bytes=N-`, `bytes=N-M` or `bytes=-S` (the last S bytes). Several ranges, or another unit, are ignored (200 whole).',
+    schema: z.string(),
+  },
+  {
+    name: 'If-Range',
+    in: 'header',
+    required: false,
+    description: 'The ETag of the body a download began with: the range is served only while the tag matches, else the whole body (200).',
+    schema: z.string(),
+  },
+  {
+    name: 'Accept-Encoding',
+    in: 'header',
+    required: false,
+    description: '`gzip`, `br` and `zstd` are honoured for JSON, NDJSON and CSV, with quality values; identity otherwise.',
+    schema: z.string(),
+  },
+];
+const RESUMABLE_RESPONSES = {
+  206: {
+    description: 'The byte range `Range` asked for, byte-identical to that slice of the whole body, with `Content-Range: bytes N-M/<total>`.',
+    // A slice is bytes of the body, not a document: every media type is a string here.
+    text: 'application/x-ndjson',
+    alternatives: { ...SIMULATION_ALTERNATIVES, 'application/json; charset=utf-8': 'A slice of the Simulation result as JSON text.' },
+    headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS, ...RESUMABLE_HEADERS, 'Content-Range': '`bytes N-M/<total>`.' },
+  },
+  416: error('`range_not_satisfiable`: the range asks for no byte of the body (`details.length`); `Content-Range: bytes */<total>`.', { 'Content-Range': '`bytes */<total>`.' }),
+} as const;
 const REPLAYED = { 'Idempotent-Replayed': '`true` when this is the first response to an earlier request with the same Idempotency-Key, answered again.' };
 const idempotencyFailures = {
   409: error('`idempotency_key_in_use`: a request with this Idempotency-Key is still running; retry after `Retry-After` (1 s).', { 'Retry-After': 'Always 1.' }),
@@ -285,16 +326,17 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: "A completed run's records, again",
     description:
-      "Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's).",
+      "Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (the engine runs once per run, format and coding to learn it, then never again for it). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.",
     security: CALLER,
-    parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run.', schema: runSchema.shape.simulation_id }],
+    parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run.', schema: runSchema.shape.simulation_id }, ...RANGE_PARAMETERS],
     responses: {
       200: {
         description: 'The Simulation result, as the run first answered, in the format `Accept` chose.',
         body: named('SimulationResult', simulationResultSchema),
         alternatives: SIMULATION_ALTERNATIVES,
-        headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS },
+        headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS, ...RESUMABLE_HEADERS },
       },
+      ...RESUMABLE_RESPONSES,
       ...authFailures,
       406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
       404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable).", RATE_LIMIT_FIELDS),
@@ -302,6 +344,52 @@ export const OPERATIONS: readonly OperationSpec[] = [
       409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service.', RATE_LIMIT_FIELDS),
       410: error("`engine_version_retired`: the engine major that made the run was removed (`details.service_version`).", RATE_LIMIT_FIELDS),
       429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
+      500: error('`internal_error`: the run failed unexpectedly.'),
+      503: unavailable,
+      504: error('`simulation_timeout`: the run did not finish within the deadline (default 30 s).'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/simulations/{simulation_id}/links',
+    operationId: 'createDownloadLink',
+    tag: 'Simulations',
+    summary: "A download link for a completed run's records",
+    description:
+      "Makes an unguessable URL under `/v1/downloads/` that serves the run's records in `format` with no credentials (for pandas, DuckDB, curl, a browser) until `expires_at`. The link ends early when the API key that made it is revoked (or rolled past its grace period) or the account is deactivated. Downloads through it count in the owner's rate window and take a concurrency slot, like a replay.",
+    security: CALLER,
+    parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run.', schema: runSchema.shape.simulation_id }],
+    requestBody: named('DownloadLinkRequest', createLinkBodySchema),
+    responses: {
+      201: { description: 'The link.', body: named('DownloadLink', linkCreatedSchema) },
+      ...bodyFailures,
+      ...authFailures,
+      404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable)."),
+      409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`).'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/downloads/{token}',
+    operationId: 'downloadRecords',
+    tag: 'Simulations',
+    summary: "A completed run's records through a download link",
+    description:
+      "No credentials: the token is the authority. The run's records in the link's format (whatever `Accept` says), resumable exactly as `GET /v1/simulations/{simulation_id}/records` (`Range`, `If-Range`, `ETag`, 206, 416, `HEAD`) and coded per `Accept-Encoding`, with `Content-Disposition: attachment`. Counted in the link owner's rate window and concurrency (429 with `Retry-After`).",
+    parameters: [{ name: 'token', in: 'path', required: true, description: 'The token of a link made by `POST /v1/simulations/{simulation_id}/links`.', schema: z.string() }, ...RANGE_PARAMETERS],
+    responses: {
+      200: {
+        description: "The run's records in the link's format.",
+        body: named('SimulationResult', simulationResultSchema),
+        alternatives: SIMULATION_ALTERNATIVES,
+        headers: { ...RATE_LIMIT_FIELDS, ...SIMULATION_HEADERS, ...RESUMABLE_HEADERS, 'Content-Disposition': '`attachment; filename="<simulation_id>.<format>"`.' },
+      },
+      ...RESUMABLE_RESPONSES,
+      404: error('`link_not_found`: no link has this token (forged, mistyped, or never made).'),
+      409: error('`preset_unavailable`: the run\'s preset is out of service.', RATE_LIMIT_FIELDS),
+      410: error('`link_expired`: the link is past its `expires_at`, the key that made it was revoked, or its account was deactivated.'),
+      403: error("`interactions_per_request_exceeded`: the run is larger than the owner's current per-request maximum.", RATE_LIMIT_FIELDS),
+      429: error("`rate_limit_exceeded` or `concurrency_limit_exceeded` of the link's owner, with `limit` and `retry_after`.", { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
       500: error('`internal_error`: the run failed unexpectedly.'),
       503: unavailable,
       504: error('`simulation_timeout`: the run did not finish within the deadline (default 30 s).'),

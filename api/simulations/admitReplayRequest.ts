@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import { findSimulationRun, type SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
 import { resolvePreset } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
@@ -12,7 +12,14 @@ import type { Services } from '../Services.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import { holdReplayAdmission } from '../limits/holdReplayAdmission.ts';
 
-type ReplayState = AppState & { replay: SimulationRequest; admission: SimulationAdmission };
+type ReplayState = AppState & {
+  replay: SimulationRequest;
+  admission: SimulationAdmission;
+  /** The ledger's compute_ms of the run, which its replayed JSON body states again. */
+  recordedComputeMs: number | null;
+  /** Set by a download link (api/routes/downloads): the run it names. */
+  linkSimulationId?: string;
+};
 
 /** Why a run cannot be replayed, or the request that replays it. */
 const toReplay = (services: Services, row: SimulationRunRow | null): SimulationRequest | AppError => {
@@ -46,14 +53,19 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
  * (api/limits/holdReplayAdmission.ts). The run is looked up first but its refusal is answered only after
  * the rate limiter counted the request, so probing ids costs rate like any other attempt.
  */
-export const admitReplayRequest = (services: Services): Middleware<ReplayState> =>
+export const admitReplayRequest = (
+  services: Services,
+  // The run's id: the route's `simulation_id` unless the route knows it otherwise (a download link).
+  simulationIdOf: (ctx: ParameterizedContext<ReplayState>) => string = (ctx) => (ctx.params as Partial<Record<string, string>>).simulation_id ?? '',
+): Middleware<ReplayState> =>
   async function admit(ctx, next) {
     const principal = requirePrincipal(ctx.state);
-    const row = await findSimulationRun(services.pool, { accountId: principal.accountId, id: (ctx.params as Partial<Record<string, string>>).simulation_id ?? '' });
+    const row = await findSimulationRun(services.pool, { accountId: principal.accountId, id: simulationIdOf(ctx) });
     const replay = toReplay(services, row);
     await holdReplayAdmission(ctx, services, replay, async (admission) => {
       if (!(replay instanceof AppError)) {
         ctx.state.replay = replay;
+        ctx.state.recordedComputeMs = row?.compute_ms ?? null;
       }
       ctx.state.admission = admission;
       await next();

@@ -1,7 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
@@ -9,6 +5,7 @@ import type { SimulationFormat, SimulationRequest } from '../../sdk/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { createRecordCounter } from '../countRecords.ts';
 import { createProgressBar, PROGRESS_MIN_INTERACTIONS, type ProgressBar } from '../createProgressBar.ts';
+import { openOutput } from '../openOutput.ts';
 import { integerIn } from '../parseOptionValues.ts';
 
 interface SimulateOptions {
@@ -22,16 +19,6 @@ interface SimulateOptions {
   engineVersion?: string;
   progress: boolean;
 }
-
-/** The file appears whole or not at all: a run cut short never leaves a partial file under FILE's name. */
-const openOutput = (out: string) => {
-  const temporary = join(dirname(out), `.${basename(out)}.${randomBytes(4).toString('hex')}.partial`);
-  return {
-    stream: createWriteStream(temporary, { flags: 'wx' }),
-    commit: () => rename(temporary, out),
-    discard: () => rm(temporary, { force: true }),
-  };
-};
 
 const runSimulate = async (context: CliContext, options: SimulateOptions): Promise<void> => {
   const request: SimulationRequest = {

@@ -122,6 +122,17 @@ export const engineVersionRetired = (serviceVersion: string): AppError =>
     details: { service_version: serviceVersion },
   });
 
+export const linkNotFound = (): AppError => new AppError(404, 'link_not_found', 'No such download link.');
+
+export const linkExpired = (): AppError =>
+  new AppError(410, 'link_expired', 'This download link has expired, or the key that made it was revoked.');
+
+export const rangeNotSatisfiable = (length: number): AppError =>
+  new AppError(416, 'range_not_satisfiable', `The range asks for no byte of this ${length}-byte body.`, {
+    details: { length },
+    headers: { 'Content-Range': `bytes */${length}` },
+  });
+
 export const idempotencyKeyInUse = (): AppError =>
   new AppError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry in 1 s.', {
     headers: retryHeaders(1),

@@ -175,6 +175,20 @@ test.serial('responses of every documented operation, successes and failures, co
   t.is((await call(op('get', '/v1/simulations/{simulation_id}'), '/v1/simulations/not-a-uuid', { key })).status, 404);
   t.is((await call(op('get', '/v1/simulations/{simulation_id}/records'), `/v1/simulations/${runId}/records`, { key })).status, 200);
   t.is((await call(op('get', '/v1/simulations/{simulation_id}/records'), '/v1/simulations/not-a-uuid/records', { key })).status, 404);
+  const records = op('get', '/v1/simulations/{simulation_id}/records');
+  t.is((await call(records, `/v1/simulations/${runId}/records`, { key, headers: { Range: 'bytes=2-', Accept: 'application/x-ndjson' } })).status, 206);
+  t.is((await call(records, `/v1/simulations/${runId}/records`, { key, headers: { Range: 'bytes=99999999-' } })).status, 416);
+  const links = op('post', '/v1/simulations/{simulation_id}/links');
+  const link = await call(links, `/v1/simulations/${runId}/links`, { key, body: JSON.stringify({ format: 'json' }) });
+  t.is(link.status, 201);
+  const ndjsonLink = await call(links, `/v1/simulations/${runId}/links`, { key, body: JSON.stringify({ format: 'ndjson' }) });
+  t.is((await call(links, `/v1/simulations/${runId}/links`, { key, body: JSON.stringify({ format: 'xml' }) })).status, 422);
+  t.is((await call(links, '/v1/simulations/not-a-uuid/links', { key, body: JSON.stringify({ format: 'csv' }) })).status, 404);
+  const downloads = op('get', '/v1/downloads/{token}');
+  const linkPath = new URL((link.body as { url: string }).url).pathname;
+  t.is((await call(downloads, linkPath)).status, 200);
+  t.is((await call(downloads, new URL((ndjsonLink.body as { url: string }).url).pathname, { headers: { Range: 'bytes=0-9' } })).status, 206);
+  t.is((await call(downloads, '/v1/downloads/forged')).status, 404);
 
   t.is((await call(op('get', '/v1/account'), '/v1/account', { key })).status, 200);
   t.is((await call(op('get', '/v1/account'), '/v1/account')).status, 401);

@@ -5,25 +5,29 @@ import { useFileStack } from '../helpers/useFileStack.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { CLIENT_DIR, createPythonEnvironment, type PythonEnvironment, run } from './pythonEnvironment.ts';
 import { type FixtureServer, startFixtureServer } from './startFixtureServer.ts';
+import { type CuttingProxy, startCuttingProxy } from '../helpers/startCuttingProxy.ts';
 
 // The Python client (clients/python) against the real service: this file starts the app and a worker,
 // installs the client into a virtual environment once, and runs each of its unittest modules as one test
 // (each reports within ava's timeout; serial, so the modules do not compete for the machine).
 let app: TestApp;
 let fixtures: FixtureServer | undefined;
+let cutter: CuttingProxy | undefined;
 let python: PythonEnvironment | undefined;
 let env: Record<string, string>;
 
 useFileStack(test, async (started) => {
   app = started;
   fixtures = await startFixtureServer(app.services.pool);
+  cutter = await startCuttingProxy(app.url, { afterBytes: 150_000, maxCuts: 2, pathPattern: /\/records$/ });
   const account = await buildAccount(app.services.pool, { plan: 'pro' });
-  env = { BSS_API_URL: app.url, BSS_API_KEY: (await buildApiKey(app.services.pool, account.id)).key, BSS_TEST_FIXTURES_URL: fixtures.url };
+  env = { BSS_API_URL: app.url, BSS_API_KEY: (await buildApiKey(app.services.pool, account.id)).key, BSS_TEST_FIXTURES_URL: fixtures.url, BSS_TEST_CUT_URL: cutter.url };
   python = await createPythonEnvironment();
 });
 
 test.after.always(async () => {
   await fixtures?.close();
+  await cutter?.close();
   await python?.remove();
 });
 
@@ -47,6 +51,7 @@ const modules: ReadonlyArray<readonly [string, string]> = [
   ['test_history', 'history() follows next_cursor over every page; an idempotent replay answers the first run and appears once'],
   ['test_keys', 'keys.list/create/revoke/roll manage API keys; a repeated create answers the key without its secret'],
   ['test_download', 'download() resumes a cut connection with Range and If-Range, starts again on a 200, and leaves no partial file'],
+  ['test_resume', 'download() through a connection cut twice mid-body resumes against the real service and writes the API body byte for byte'],
   ['test_package', 'the package exports its names, is typed, parses as Python 3.10, and explains a missing pandas or pyarrow'],
 ];
 

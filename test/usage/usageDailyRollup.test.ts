@@ -228,7 +228,8 @@ test('the migration counts the rows the ledger held before it', async (t) => {
       { accountId: account.id, status: 'cancelled', charged: 3, createdAt: '2026-02-28T10:00:00.000Z' },
       { accountId: account.id, status: 'failed', createdAt: '2026-02-28T10:00:00.000Z' },
     ]);
-    t.deepEqual(await migrate(url.toString()), ['0011_usage_daily']);
+    // The rollup first; the migrations after it (download links, …) follow.
+    t.is((await migrate(url.toString()))[0], '0011_usage_daily');
     const rollup = await readRollup(pool, [account.id]);
     t.is(rollup.length, 5);
     t.deepEqual(rollup, await aggregateLedger(pool, [account.id]));

@@ -56,6 +56,8 @@ const stringValue = (schema: JsonSchema): string => {
       return TIMESTAMP.slice(0, 10);
     case 'email':
       return 'ada@example.com';
+    case 'uri':
+      return 'https://bss.example.com/v1/downloads/Q3JxbWQ4ZzV2a2l0bnE2d3h5ejEyMzQ1Njc4OWFiY2Q';
     default:
       break;
   }
@@ -73,6 +75,10 @@ const fits = (document: JsonSchema, schema: JsonSchema, value: unknown): boolean
   if (Array.isArray(value)) {
     const items = schema.items === undefined ? undefined : resolve(document, schema.items as JsonSchema);
     return schema.type === 'array' && items !== undefined && items.properties === undefined;
+  }
+  // An absolute URL only where the schema asks for one (a sign-in path is not a download link).
+  if (schema.format === 'uri' && !(typeof value === 'string' && /^https?:\/\//.test(value))) {
+    return false;
   }
   // A primitive fits a schema of a primitive type, or one that says nothing of its type.
   return schema.type !== 'object' && schema.type !== 'array';

@@ -5,13 +5,13 @@ import { simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
+import { serveRecords } from '../../bulk/serveRecords.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
 import { listSimulationsQuerySchema, type Run, type RunList } from './historySchema.ts';
 import { presentRun } from './presentRun.ts';
 import { negotiateFormat } from './negotiateFormat.ts';
-import { respondWithSimulation } from './respondWithSimulation.ts';
 import { decodeRunCursor, encodeRunCursor } from './runCursor.ts';
 
 /** The account's runs (DECISIONS "Run history and replay"): listed, one by one, and their records again. */
@@ -53,14 +53,15 @@ export const historyRoutes = (services: Services): Router<AppState> => {
   });
 
   // authenticate → format (406) → admit (rate limit, then the run: 404, 409, 410, then a slot) → run. The
-  // run is looked up inside admit so that probing ids costs rate like any attempt.
+  // run is looked up inside admit so that probing ids costs rate like any attempt. GET and HEAD; resumable
+  // (Range, If-Range, ETag) and coded per Accept-Encoding (api/bulk/serveRecords.ts).
   router.get(
     '/v1/simulations/:simulation_id/records',
     authenticate(services),
     negotiateFormat(),
     admitReplayRequest(services),
     async function run(ctx) {
-      await respondWithSimulation(ctx, services, ctx.state.replay, ctx.state.admission);
+      await serveRecords(ctx, services, { replay: ctx.state.replay, admission: ctx.state.admission, computeMs: ctx.state.recordedComputeMs });
     },
   );
 

@@ -1,7 +1,11 @@
+import { Readable } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
 import type { OutputFormat } from '../../../shared/engine/index.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
+import { chooseEncoding } from '../../bulk/chooseEncoding.ts';
+import { encodeBody, encodeWhole } from '../../bulk/encodeBody.ts';
+import { setSimulationHeaders } from '../../bulk/setSimulationHeaders.ts';
 import type { SimulationAdmission } from '../../simulations/SimulationAdmission.ts';
 import type { Services } from '../../Services.ts';
 import { runSimulation } from '../../simulations/runSimulation.ts';
@@ -9,10 +13,10 @@ import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 import { FORMAT_CONTENT_TYPES } from './negotiateFormat.ts';
 
 /**
- * Runs a simulation and answers with it: the one run-and-respond path of POST /v1/simulations, of its
- * idempotent replay (no admission) and of a history replay (GET /v1/simulations/{id}/records;
- * `request.replayOf` set for both replays), so all answer in the same formats with the same headers.
- * The format is the negotiated one unless given (an idempotent replay answers in the recorded format).
+ * Runs a simulation and answers with it: the run-and-respond path of POST /v1/simulations and of its
+ * idempotent replay (no admission; `request.replayOf` set), so both answer in the same formats with the
+ * same headers. The format is the negotiated one unless given (an idempotent replay answers in the
+ * recorded format). JSON, NDJSON and CSV are coded per Accept-Encoding (api/bulk/encodeBody.ts).
  */
 export const respondWithSimulation = async (
   ctx: ParameterizedContext<AppState>,
@@ -29,13 +33,16 @@ export const respondWithSimulation = async (
     }
   });
   const { identity, body } = await runSimulation(services, requirePrincipal(ctx.state), request, admission, { format, signal: clientGone.signal });
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Simulation-Id', identity.simulationId);
-  ctx.set('Simulation-Preset', identity.preset);
-  ctx.set('Simulation-Profile', identity.profile);
-  ctx.set('Simulation-Seed', String(identity.seed));
-  ctx.set('Simulation-Engine-Version', identity.engineVersion);
-  // The worker's bytes, as they are: printed once in its thread, never parsed on the way here.
-  ctx.body = body;
+  setSimulationHeaders(ctx, identity);
+  const coding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);
+  if (coding === 'identity') {
+    // The worker's bytes, as they are: printed once in its thread, never parsed on the way here.
+    ctx.body = body;
+  } else {
+    ctx.body = Buffer.isBuffer(body)
+      ? await encodeWhole(body, coding)
+      : Readable.from(encodeBody(body as AsyncIterable<Buffer>, coding), { objectMode: false, highWaterMark: 64 * 1024 });
+    ctx.set('Content-Encoding', coding);
+  }
   ctx.set('Content-Type', FORMAT_CONTENT_TYPES[format]);
 };

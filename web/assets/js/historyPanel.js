@@ -69,6 +69,28 @@ export const setUpHistory = ({ showResult, runAgain }) => {
     }
   };
 
+  // A link serves the run with no credentials (pandas, DuckDB, curl), so it is made on request, not shown
+  // with every row. Parquet: what data tools read best, and what the docs' examples load.
+  const copyLink = async (run, button) => {
+    button.setAttribute('aria-disabled', 'true');
+    showText(problem, '');
+    try {
+      const link = await api(`/v1/simulations/${run.simulation_id}/links`, { method: 'POST', body: { format: 'parquet', expires_in: 86400 } });
+      try {
+        await navigator.clipboard.writeText(link.url);
+        announce(`Download link copied to the clipboard; it serves the run as Parquet until ${formatDateTime(link.expires_at)}.`);
+      } catch {
+        // No clipboard permission: the link is still the person's, shown where it can be copied by hand.
+        showText(problem, `Copy this link by hand: ${link.url}`);
+      }
+      button.dataset.link = link.url;
+    } catch (error) {
+      showText(problem, explainApiError(error));
+    } finally {
+      button.removeAttribute('aria-disabled');
+    }
+  };
+
   const runRow = (run) =>
     el(
       'tr',
@@ -92,6 +114,9 @@ export const setUpHistory = ({ showResult, runAgain }) => {
                 ...DOWNLOADS.map((format) =>
                   smallButton(format.label, `Download the ${describe(run)} as ${format.label}`, (event) => download(run, format, event.currentTarget)),
                 ),
+                Object.assign(smallButton('Copy link', `Copy a download link to the ${describe(run)}`, (event) => copyLink(run, event.currentTarget)), {
+                  title: 'A Parquet download link for pandas, DuckDB or curl, valid for a day, no key needed',
+                }),
               ]
             : null,
           // Named without "seed", "preset" or "profile": those words label the simulation form's own fields.

@@ -25,6 +25,8 @@ __all__ = [
     "DailyUsageTotals",
     "DailyUsageTotalsByStatus",
     "DailyUsageTotalsByStatusQueued",
+    "DownloadLink",
+    "DownloadLinkRequest",
     "ErrorBody",
     "ErrorDetails",
     "ErrorEnvelope",
@@ -197,6 +199,20 @@ class RunList(TypedDict):
     data: list[Run]
     next_cursor: str | None
     """Pass as `cursor` for the next page; null on the last page."""
+
+
+class _DownloadLinkRequestRequired(TypedDict):
+    format: Literal["json", "ndjson", "csv", "parquet"]
+
+
+class DownloadLinkRequest(_DownloadLinkRequestRequired, total=False):
+    expires_in: int
+
+
+class DownloadLink(TypedDict):
+    url: str
+    format: Literal["json", "ndjson", "csv", "parquet"]
+    expires_at: str
 
 
 class Account(TypedDict):

@@ -1,0 +1,133 @@
+import { Readable } from 'node:stream';
+import type { ParameterizedContext } from 'koa';
+import { describeError } from '../../shared/errors/describeError.ts';
+import { internalError, rangeNotSatisfiable } from '../../shared/errors/errors.ts';
+import type { AppState } from '../AppState.ts';
+import { requirePrincipal } from '../auth/requirePrincipal.ts';
+import { FORMAT_CONTENT_TYPES } from '../routes/simulations/negotiateFormat.ts';
+import type { Services } from '../Services.ts';
+import { runSimulation, type SimulationRequest } from '../simulations/runSimulation.ts';
+import type { SimulationAdmission } from '../simulations/SimulationAdmission.ts';
+import { bodyTag } from './bodyTag.ts';
+import { chooseEncoding, type ContentCoding } from './chooseEncoding.ts';
+import { countBytes } from './countBytes.ts';
+import { type Chunks, encodeBody } from './encodeBody.ts';
+import { parseRange, resolveRange } from './parseRange.ts';
+import { pinComputeMs } from './pinComputeMs.ts';
+import { recallBodyLength, rememberBodyLength } from './recallBodyLength.ts';
+import { setSimulationHeaders } from './setSimulationHeaders.ts';
+import { sliceBytes } from './sliceBytes.ts';
+
+/** A recorded run to serve again: the replay request, its admission, and what the ledger measured. */
+export interface RecordedRun {
+  readonly replay: SimulationRequest;
+  readonly admission: SimulationAdmission;
+  /** The ledger's compute_ms, printed in a replayed JSON body in place of the replay's own. */
+  readonly computeMs: number | null;
+}
+
+/** Bytes of the body a response holds back at most: a Readable of bytes, not of chunks. */
+const RESPONSE_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * A completed run's records again (GET /v1/simulations/{id}/records, GET and HEAD /v1/downloads/{token}),
+ * resumable (DECISIONS "Bulk data"): one body per run, format and coding, named by a strong ETag, served
+ * whole (200) or as one byte range (206, `Range`, guarded by `If-Range`), coded per Accept-Encoding.
+ *
+ * The engine has no random access, so a range is cut here from the whole body as it is made: the bytes
+ * before it are made and dropped, and the run is stopped once its last byte is out. The total length in
+ * `Content-Range`, in a HEAD and in 416 is remembered once some answer made the whole body; when it is not
+ * known yet, the body is made once to measure it (within the same slot) before answering.
+ */
+export const serveRecords = async (ctx: ParameterizedContext<AppState>, services: Services, run: RecordedRun): Promise<void> => {
+  const { replay } = run;
+  const recorded = replay.replayOf;
+  if (recorded === undefined) {
+    throw internalError();
+  }
+  const format = ctx.state.format ?? 'json';
+  const coding: ContentCoding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);
+  const tag = bodyTag({ simulationId: recorded.simulationId, engineVersion: recorded.serviceVersion, format, coding });
+  // If-Range with another validator (a changed body, or a date: these bodies have none) asks for the whole.
+  const ifRange = ctx.get('If-Range');
+  const range = ifRange === '' || ifRange === tag ? parseRange(ctx.get('Range') || undefined) : undefined;
+  const head = ctx.method === 'HEAD';
+
+  // A client that leaves stops the run; so does a range whose last byte is out.
+  const stop = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) {
+      stop.abort();
+    }
+  });
+  const makeBody = async (admission: SimulationAdmission | undefined): Promise<Chunks> => {
+    const { body } = await runSimulation(services, requirePrincipal(ctx.state), replay, admission, { format, signal: stop.signal });
+    const raw: Chunks = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
+    return encodeBody(format === 'json' && run.computeMs !== null ? pinComputeMs(raw, run.computeMs) : raw, coding);
+  };
+  const remember = (total: number): void => {
+    rememberBodyLength(services, tag, total).catch((error: unknown) =>
+      services.logger.warn({ simulation_id: recorded.simulationId, error: describeError(error) }, 'could not remember a body length'),
+    );
+  };
+
+  let total = await recallBodyLength(services, tag);
+  if (total === undefined && (head || range !== undefined)) {
+    // Within this request's slot (its admission is freed after the answer's own run, below).
+    let measured = 0;
+    for await (const chunk of await makeBody(undefined)) {
+      measured += chunk.length;
+    }
+    total = measured;
+    remember(total);
+  }
+
+  const slice = range === undefined || total === undefined ? undefined : resolveRange(range, total);
+  if (range !== undefined && total !== undefined && slice === undefined) {
+    throw rangeNotSatisfiable(total);
+  }
+  const represent = (): void => {
+    setSimulationHeaders(ctx, {
+      simulationId: recorded.simulationId,
+      preset: replay.preset.name,
+      profile: replay.profile,
+      seed: replay.seed ?? 0,
+      engineVersion: recorded.serviceVersion,
+    });
+    ctx.set('Content-Type', FORMAT_CONTENT_TYPES[format]);
+    ctx.set('Accept-Ranges', 'bytes');
+    ctx.set('ETag', tag);
+    if (coding !== 'identity') {
+      ctx.set('Content-Encoding', coding);
+    }
+  };
+
+  if (head) {
+    represent();
+    ctx.status = slice === undefined ? 200 : 206;
+    ctx.body = Buffer.alloc(0);
+    if (slice !== undefined) {
+      ctx.set('Content-Range', `bytes ${slice.first}-${slice.last}/${String(total)}`);
+    }
+    ctx.length = slice === undefined ? (total ?? 0) : slice.last - slice.first + 1;
+    return;
+  }
+
+  const body = await makeBody(run.admission);
+  represent();
+  if (slice !== undefined) {
+    ctx.status = 206;
+    ctx.set('Content-Range', `bytes ${slice.first}-${slice.last}/${String(total)}`);
+    ctx.body = Readable.from(
+      sliceBytes(body, slice.first, slice.last, () => stop.abort()),
+      { objectMode: false, highWaterMark: RESPONSE_BUFFER_BYTES },
+    );
+    ctx.length = slice.last - slice.first + 1;
+    return;
+  }
+  ctx.status = 200;
+  ctx.body = Readable.from(countBytes(body, remember), { objectMode: false, highWaterMark: RESPONSE_BUFFER_BYTES });
+  if (total !== undefined) {
+    ctx.length = total;
+  }
+};

@@ -1,0 +1,15 @@
+import type { ParameterizedContext } from 'koa';
+
+/** The run's identity as every format's answer carries it (DECISIONS "Output formats and large runs"). */
+export const setSimulationHeaders = (
+  ctx: ParameterizedContext,
+  identity: { readonly simulationId: string; readonly preset: string; readonly profile: string; readonly seed: number; readonly engineVersion: string },
+): void => {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Vary', 'Accept, Accept-Encoding');
+  ctx.set('Simulation-Id', identity.simulationId);
+  ctx.set('Simulation-Preset', identity.preset);
+  ctx.set('Simulation-Profile', identity.profile);
+  ctx.set('Simulation-Seed', String(identity.seed));
+  ctx.set('Simulation-Engine-Version', identity.engineVersion);
+};
