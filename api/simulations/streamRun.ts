@@ -129,7 +129,12 @@ export const streamRun = async (
   void finished.then(
     (last) => first.end(last),
     (error: unknown) => {
-      services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'simulation failed mid-stream; response cut');
+      if (error instanceof ClientAbortedError) {
+        // Its client left, stopped reading, or has the range it asked for: nothing failed.
+        services.logger.debug({ simulation_id: identity.simulationId }, 'simulation stopped mid-stream; its client is done');
+      } else {
+        services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'simulation failed mid-stream; response cut');
+      }
       // Destroying the body ends the response without its terminating chunk: never a body that looks whole.
       first.destroy(error instanceof Error ? error : new Error(String(error)));
     },
