@@ -87,28 +87,3 @@ const deleteMatching = async (node: Redis, prefix: string, oneKeyPerCommand: boo
   }
 };
 
-/**
- * MONITOR on every node that holds data (each master of a cluster): `onCommand` sees every command the
- * service sends, scripts' inner calls included. Resolves once monitoring; call the result to stop.
- */
-export const monitorTestRedis = async (onCommand: (args: string[]) => void): Promise<() => void> => {
-  const connections: Redis[] = [];
-  let cluster: Cluster | undefined;
-  if (TEST_REDIS.kind === 'single') {
-    connections.push(new Redis(TEST_REDIS.url));
-  } else {
-    cluster = new Cluster([...TEST_REDIS.nodes], { lazyConnect: true });
-    cluster.on('error', () => {});
-    await cluster.connect();
-    connections.push(...cluster.nodes('master'));
-  }
-  const monitors = await Promise.all(connections.map((connection) => connection.monitor()));
-  for (const monitor of monitors) {
-    monitor.on('monitor', (_time: string, args: string[]) => onCommand(args));
-  }
-  return () => {
-    for (const monitor of monitors) monitor.disconnect();
-    for (const connection of connections) connection.disconnect();
-    cluster?.disconnect();
-  };
-};

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
@@ -7,20 +6,13 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startRedisServer } from '../helpers/startRedisServer.ts';
 import { startTestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
+import { freePort } from '../helpers/freePort.ts';
 import { startTcpProxy } from '../helpers/tcpProxy.ts';
 import { postSimulation } from './postSimulation.ts';
 import { streamSimulation } from './streamBody.ts';
 
 // Faults on the reply path: Redis (a redis-server of the test's own) flushed under a waiting run, and the
 // data plane's link from worker to API process broken mid-stream.
-
-const freePort = async (): Promise<number> => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
 
 test('Redis losing its data (FLUSHALL) fails the waiting request fast with 503 service_unavailable, not at the 30 s deadline', async (t) => {
   const redis = await startRedisServer();
