@@ -23,8 +23,10 @@ export interface BenchStack {
   readonly workerProcesses: number;
   /** Pids of the stack's processes, for the CPU table: the API, each worker, and a private redis-server. */
   readonly pids: { readonly api: number; readonly workers: readonly number[]; readonly redis?: number };
-  /** The bench database's name and the admin URL its backends are looked up from. */
-  readonly database: { readonly name: string; readonly adminUrl: string };
+  /** The bench database's name and URL, and the admin URL its backends are looked up from. */
+  readonly database: { readonly name: string; readonly url: string; readonly adminUrl: string };
+  /** REDIS_PREFIX of the stack's processes. */
+  readonly prefix: string;
   readonly close: () => Promise<void>;
 }
 
@@ -130,7 +132,8 @@ export const startBenchStack = async (options: BenchStackOptions = {}): Promise<
     workerThreads,
     workerProcesses,
     pids: { api: pidOf(started[workerProcesses]), workers: started.slice(0, workerProcesses).map(pidOf), ...(redisPid === undefined ? {} : { redis: redisPid }) },
-    database: { name: database.name, adminUrl: TEST_POSTGRES_URL },
+    database: { name: database.name, url: database.url, adminUrl: TEST_POSTGRES_URL },
+    prefix,
     close,
   };
 };
