@@ -3,13 +3,9 @@ import type { RedisHealth } from '../shared/redis/watchRedisHealth.ts';
 import type { DatabasePool } from 'slonik';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { Lifecycle } from './Lifecycle.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
-
-/** Whether the process is shutting down: /ready turns 503 so load balancers stop sending traffic. */
-export interface Lifecycle {
-  draining: boolean;
-}
 
 /**
  * Everything a request handler may reach, built once per process (api/createServices.ts) or per test

@@ -7,7 +7,7 @@ import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { WorkerPoolSnapshot } from '../../shared/metrics/workerPools.ts';
 import { checkDependencies } from '../routes/health/checkDependencies.ts';
-import type { Lifecycle } from '../Services.ts';
+import type { Lifecycle } from '../Lifecycle.ts';
 import { collectQueueCounts } from './collectQueueCounts.ts';
 import { readWorkerPools } from './readWorkerPools.ts';
 import { SIMULATION_METRIC_OUTCOMES } from './recordSimulation.ts';
