@@ -1,5 +1,5 @@
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
-import type { SimulationRecord } from './parseRecordStream.ts';
+import type { SimulationRecord } from './SimulationRecord.ts';
 
 /**
  * The records of a Parquet body, the same values as in the JSON result (integers as numbers, not

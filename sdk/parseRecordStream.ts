@@ -1,7 +1,7 @@
 import { parseParquetRecords } from './parseParquetRecords.ts';
+import type { SimulationRecord } from './SimulationRecord.ts';
 
-/** One record as the API sends it: `sequence_id`, `interaction_id`, `state` and the preset's fields. */
-export type SimulationRecord = Record<string, number | string>;
+export type { SimulationRecord } from './SimulationRecord.ts';
 
 export type SimulationFormat = 'json' | 'ndjson' | 'csv' | 'parquet';
 

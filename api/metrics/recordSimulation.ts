@@ -1,4 +1,4 @@
-import type { Metrics } from './createMetrics.ts';
+import type { Counter, Histogram } from 'prom-client';
 
 /**
  * Every outcome of an admitted run, as the `outcome` label of bss_simulations_total: `cancelled` (its
@@ -18,8 +18,15 @@ export interface SimulationObservation {
   readonly computeMs?: number;
 }
 
+/** The metrics a run is recorded in (createMetrics' `Metrics` has them). */
+interface SimulationMetrics {
+  readonly simulations: Counter<'preset' | 'outcome'>;
+  readonly queueWait: Histogram<'preset'>;
+  readonly compute: Histogram<'preset'>;
+}
+
 /** Counts one admitted simulation by outcome, and observes its queue wait and compute time when known. */
-export const recordSimulation = (metrics: Metrics, observation: SimulationObservation): void => {
+export const recordSimulation = (metrics: SimulationMetrics, observation: SimulationObservation): void => {
   const { preset } = observation;
   metrics.simulations.inc({ preset, outcome: observation.outcome });
   if (observation.queueWaitMs !== undefined) {
