@@ -1,0 +1,55 @@
+import type { PresetName } from './presetTypes.ts';
+
+/**
+ * One event of an engine-3 scenario, with the wire's names (DECISIONS "Engine 3"): the request's
+ * `scenario.events[i]` after validation, with `intensity` defaulted to 1. The same object travels in the
+ * job, the ledger (`simulations.scenario`) and the result's echo, so no layer renames it.
+ */
+export interface ScenarioEvent {
+  /** One of the preset's scenario event types (SCENARIO_EVENTS). */
+  readonly type: string;
+  /** The targeted sequence_id (>= 1), or every sequence. */
+  readonly sequence: number | 'all';
+  /** 1-based position within the sequence of the event's first record. */
+  readonly at_step: number;
+  /** Steps the event lasts, 1..1000. */
+  readonly duration: number;
+  /** 0 < intensity <= 3. */
+  readonly intensity: number;
+}
+
+export interface Scenario {
+  /** 1..16 events; where two overlap, a record's scenario_event is the one listed first. */
+  readonly events: readonly ScenarioEvent[];
+}
+
+/** A catalog entry of a preset's `scenario_events`. */
+export interface ScenarioEventType {
+  readonly type: string;
+  readonly description: string;
+  /** The measurable effect inside the event's window against the same run without it. */
+  readonly effect: string;
+}
+
+export const SCENARIO_LIMITS = {
+  minEvents: 1,
+  maxEvents: 16,
+  minDuration: 1,
+  maxDuration: 1000,
+  maxIntensity: 3,
+  defaultIntensity: 1,
+} as const;
+
+/** The engine major from which scenarios and the `scenario_event` field exist. */
+export const SCENARIO_ENGINE_MAJOR = 3;
+
+/**
+ * The event types each preset's engine-3 model implements, in catalog order. Request validation and the
+ * catalog's `scenario_events` (with each type's description and effect, from the model) derive from it.
+ */
+export const SCENARIO_EVENT_TYPES: Readonly<Record<PresetName, readonly string[]>> = {
+  education: ['fatigue', 'difficulty_spike', 'mastery_jump'],
+  finance: ['market_crash', 'volatility_regime', 'rally'],
+  healthcare: ['sepsis_onset', 'missed_medication', 'hypoxia'],
+  mobile_app: ['outage', 'promotion', 'churn_wave'],
+};
