@@ -1,4 +1,5 @@
 import { api, apiText } from './api.js';
+import { scenarioOf } from './counterfactual.js';
 import { announce, byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
 import { downloadText } from './exportRecords.js';
@@ -47,7 +48,8 @@ export const setUpHistory = ({ showResult, runAgain }) => {
     showText(problem, '');
     try {
       const result = await api(`/v1/simulations/${run.simulation_id}/records`);
-      await showResult(result, `Run of ${formatDateTime(run.created_at)}, shown again`);
+      // The run's scenario travels with it, so its windows are drawn and its counterfactual can be run.
+      await showResult({ ...result, scenario: result.scenario ?? run.scenario ?? null }, `Run of ${formatDateTime(run.created_at)}, shown again`);
     } catch (error) {
       showText(problem, explainApiError(error));
     } finally {
@@ -96,7 +98,14 @@ export const setUpHistory = ({ showResult, runAgain }) => {
       'tr',
       { attrs: { 'data-simulation-id': run.simulation_id } },
       el('th', { attrs: { scope: 'row' } }, formatDateTime(run.created_at)),
-      el('td', {}, humanize(run.preset)),
+      el(
+        'td',
+        {},
+        humanize(run.preset),
+        scenarioOf(run) === null
+          ? null
+          : el('span', { className: 'scenario-mark' }, `with ${[...new Set(scenarioOf(run).events.map((event) => event.type))].join(', ')}`),
+      ),
       el('td', {}, humanize(run.profile)),
       el('td', { className: 'num' }, String(run.seed)),
       el('td', { className: 'num' }, formatInteger(run.num_interactions)),

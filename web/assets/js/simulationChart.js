@@ -3,10 +3,13 @@ import { bandsPlugin, latestLegendPlugin, sequenceGaps, sequenceStarts, stateRun
 import { chartSpecFor, fieldLabel } from './chartSpec.js';
 import { el } from './dom.js';
 import { formatInteger, formatNumber, plural } from './format.js';
+import { EVENT_STRIP, eventColors, eventOf, eventWindows, scenarioBandsPlugin } from './scenarioBands.js';
 
 // Line colours hold at least 4.5:1 against white; the marker red is reserved for alerts.
 export const LINE_COLORS = ['#1f5fbf', '#b45309', '#047857', '#7c3aed'];
 const MARKER_COLOR = '#c0122c';
+// The counterfactual is the baseline the scenario is read against: one grey (4.8:1 on white), dashed.
+export const COUNTERFACTUAL_COLOR = '#6b7280';
 // Okabe–Ito (colour-blind safe), blended over white to light tints so lines stay readable on top.
 // Ordered so that neighbouring states (in catalog order) get the most different tints.
 const STATE_BASE = ['#56B4E9', '#E69F00', '#009E73', '#CC79A7', '#999999', '#F0E442', '#D55E00', '#0072B2'];
@@ -27,6 +30,42 @@ const sizeFor = (container, panels) => {
   const width = Math.max(280, Math.floor(container.clientWidth));
   const height = panels === 1 ? Math.min(340, Math.max(220, width * 0.45)) : Math.min(190, Math.max(130, width * 0.2));
   return { width, height: Math.round(height) };
+};
+
+/** The scenario in words: where each type's windows are, and what the counterfactual shows inside them. */
+const describeScenario = (records, spec, windows, counterfactual) => {
+  const parts = [];
+  const types = [...new Set(windows.map((window) => window.type))];
+  for (const type of types) {
+    const own = windows.filter((window) => window.type === type);
+    const first = own[0];
+    parts.push(
+      own.length === 1
+        ? `Scenario event ${type} on sequence ${first.sequence}, interactions ${formatInteger(first.from)}–${formatInteger(first.to)} (hatched).`
+        : `Scenario event ${type} in ${formatInteger(own.length)} windows, ${plural(own.reduce((sum, window) => sum + window.to - window.from + 1, 0), 'record')} in all (hatched).`,
+    );
+  }
+  if (counterfactual !== null) {
+    parts.push('Dashed grey: the counterfactual, the same run without the scenario.');
+    const field = spec.panels[0].fields[0];
+    let withSum = 0;
+    let withoutSum = 0;
+    let count = 0;
+    records.forEach((record, index) => {
+      const other = counterfactual[index];
+      if (eventOf(record) !== null && other !== null && typeof record[field] === 'number' && typeof other[field] === 'number') {
+        withSum += record[field];
+        withoutSum += other[field];
+        count += 1;
+      }
+    });
+    if (count > 0) {
+      parts.push(
+        `Inside the event windows, ${fieldLabel(field)} averages ${formatNumber(withSum / count)} with the scenario and ${formatNumber(withoutSum / count)} without.`,
+      );
+    }
+  }
+  return parts;
 };
 
 const describe = (records, spec, stateShares, markerCount, starts) => {
@@ -64,6 +103,18 @@ const describe = (records, spec, stateShares, markerCount, starts) => {
 
 let charts = 0;
 
+// uPlot's own legend markers, but dashed for a dashed series (the counterfactual).
+const LEGEND_MARKERS = {
+  show: true,
+  width: 2,
+  stroke: (u, index) => {
+    const series = u.series[index];
+    return series.width ? series.stroke(u, index) : series.points.width ? series.points.stroke(u, index) : null;
+  },
+  fill: (u, index) => u.series[index].fill(u, index),
+  dash: (u, index) => (u.series[index].dash === undefined ? 'solid' : 'dashed'),
+};
+
 const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 /** Legend values and axis labels of a panel, in the way its quantity is read. */
 const formatterFor = (format) => (format === 'percent' ? (value) => percent.format(value) : (value) => formatNumber(value));
@@ -73,7 +124,7 @@ const formatterFor = (format) => (format === 'percent' ? (value) => percent.form
  * entries, the number of panels and destroy(); the figure carries data-points so a test can tell a drawn
  * chart from an empty one.
  */
-export const drawSimulationChart = (container, result, preset) => {
+export const drawSimulationChart = (container, result, preset, { counterfactual = null } = {}) => {
   const records = result.data;
   const spec = chartSpecFor(preset, records);
   const states = preset?.supported_states ?? [...new Set(records.map((record) => record.state))];
@@ -83,10 +134,14 @@ export const drawSimulationChart = (container, result, preset) => {
     counts.set(record.state, (counts.get(record.state) ?? 0) + 1);
   }
   const stateShares = [...counts].map(([state, count]) => ({ state, count, color: colors.get(state) ?? '#eeeeee' }));
+  const windows = eventWindows(records);
+  const catalogTypes = (preset?.scenario_events ?? []).map((event) => event.type);
+  const typeColors = eventColors([...new Set([...catalogTypes, ...windows.map((window) => window.type)])]);
+  const events = [...new Set(windows.map((window) => window.type))].map((type) => ({ type, color: typeColors.get(type) }));
 
   container.replaceChildren();
   if (spec === null || records.length === 0) {
-    return { caption: 'Nothing to chart for this result.', stateShares, points: 0, panels: 0, destroy: () => {} };
+    return { caption: 'Nothing to chart for this result.', stateShares, events, points: 0, panels: 0, destroy: () => {} };
   }
 
   const starts = sequenceStarts(records);
@@ -108,7 +163,10 @@ export const drawSimulationChart = (container, result, preset) => {
   spec.panels.forEach((panel, panelIndex) => {
     const last = panelIndex === spec.panels.length - 1;
     const marker = panelIndex === 0 ? spec.marker : null;
-    const data = [xs, ...panel.fields.map((field) => records.map((record) => (typeof record[field] === 'number' ? record[field] : null)))];
+    const valuesOf = (rows, field) => rows.map((record) => (record !== null && typeof record[field] === 'number' ? record[field] : null));
+    // Counterfactual lines come first so they are drawn behind the run's own; the legend is reordered below.
+    const shadows = counterfactual === null ? [] : panel.fields;
+    const data = [xs, ...shadows.map((field) => valuesOf(counterfactual, field)), ...panel.fields.map((field) => valuesOf(records, field))];
     if (marker !== null) {
       data.push(
         records.map((record) => {
@@ -127,10 +185,21 @@ export const drawSimulationChart = (container, result, preset) => {
       ...sizeFor(container, spec.panels.length),
       title: panel.title,
       scales: { x: { time: false } },
+      padding: windows.length > 0 && panelIndex === 0 ? [EVENT_STRIP + 8, null, null, null] : undefined,
       series: [
         interaction,
+        ...shadows.map((field) => ({
+          label: `${fieldLabel(field)} · counterfactual`,
+          class: 'series-counterfactual',
+          stroke: COUNTERFACTUAL_COLOR,
+          width: 1.5,
+          dash: [6 * devicePixelRatio, 4 * devicePixelRatio],
+          points: { show: false },
+          gaps: sequenceGaps(starts),
+          value: (u, value) => (value === null || value === undefined ? '--' : format(value)),
+        })),
         ...panel.fields.map((field, index) => ({
-          label: fieldLabel(field),
+          label: counterfactual === null ? fieldLabel(field) : `${fieldLabel(field)} · with scenario`,
           stroke: LINE_COLORS[index % LINE_COLORS.length],
           width: 1.5,
           points: { show: false },
@@ -159,7 +228,8 @@ export const drawSimulationChart = (container, result, preset) => {
           : { ...AXIS_STYLE, incrs: INTEGER_STEPS, size: 10, values: (u, splits) => splits.map(() => '') },
         { ...AXIS_STYLE, size: 64, values: (u, splits) => splits.map(format) },
       ],
-      plugins: [bandsPlugin(runs, colors, startIds), latestLegendPlugin()],
+      plugins: [bandsPlugin(runs, colors, startIds), scenarioBandsPlugin(windows, typeColors, { labelled: panelIndex === 0 }), latestLegendPlugin()],
+      legend: { markers: { ...LEGEND_MARKERS } },
       // No horizontal hairline: at one height in every panel it would mean nothing in the others.
       cursor: { y: false, drag: { x: true, y: false }, sync: { key: syncKey } },
       hooks: {
@@ -180,7 +250,12 @@ export const drawSimulationChart = (container, result, preset) => {
         ],
       },
     };
-    plots.push(new uPlot(options, data, holder));
+    const plot = new uPlot(options, data, holder);
+    // Each counterfactual's legend entry right after its field's own: uPlot keeps references to the
+    // cells, not their place, so moving the rows is safe.
+    const rows = plot.root.querySelectorAll('.u-legend .u-series');
+    shadows.forEach((field, index) => rows[1 + shadows.length + index]?.after(rows[1 + index]));
+    plots.push(plot);
   });
 
   let width = sizeFor(container, spec.panels.length).width;
@@ -197,8 +272,9 @@ export const drawSimulationChart = (container, result, preset) => {
   observer.observe(container);
 
   return {
-    caption: describe(records, spec, stateShares, markerCount, starts),
+    caption: [describe(records, spec, stateShares, markerCount, starts), ...describeScenario(records, spec, windows, counterfactual)].join(' '),
     stateShares,
+    events,
     points: records.length,
     panels: plots.length,
     destroy: () => {

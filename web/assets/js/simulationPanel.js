@@ -4,15 +4,19 @@ import { explainApiError } from './explainError.js';
 import { formatDuration, formatInteger, humanize, plural } from './format.js';
 import { downloadRun, downloadText } from './exportRecords.js';
 import { renderFidelityFacts } from './fidelityFacts.js';
+import { renderRecordsTable } from './recordsTable.js';
+import { setUpScenarioEditor } from './scenarioEditor.js';
+import { scenarioOf } from './counterfactual.js';
+import { setUpCounterfactual } from './counterfactualPanel.js';
 
-const TABLE_ROWS = 20;
 const SEED_MAX = 4_294_967_295;
 
 const option = (value, text, { selected = false, disabled = false } = {}) => el('option', { value, text, selected, disabled });
 
-/** Columns in the catalog's order, then anything else the records carry. */
-const fieldsOf = (preset, records) => {
-  const listed = (preset?.record_fields ?? []).map((field) => field.name);
+/** Columns in the catalog's order for the run's engine, then anything else the records carry. */
+const fieldsOf = (preset, records, engine) => {
+  const byEngine = preset?.record_fields_by_engine?.[engine];
+  const listed = Array.isArray(byEngine) ? [...byEngine] : (preset?.record_fields ?? []).map((field) => field.name);
   const seen = new Set(listed);
   for (const name of Object.keys(records[0] ?? {})) {
     if (!seen.has(name)) {
@@ -22,6 +26,16 @@ const fieldsOf = (preset, records) => {
   }
   return listed;
 };
+
+/** The request that makes the result's records again: its inputs, its exact engine and its scenario. */
+const runOf = (result) => ({
+  preset: result.preset,
+  profile: result.profile,
+  seed: result.seed,
+  num_interactions: result.num_interactions,
+  ...(result.metadata?.service_version === undefined ? {} : { engine_version: result.metadata.service_version }),
+  ...(scenarioOf(result) === null ? {} : { scenario: result.scenario }),
+});
 
 const parseWhole = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
 
@@ -36,6 +50,7 @@ export const setUpSimulation = ({ onFinished }) => {
   const problem = byId('sim-error');
   const resultBox = byId('sim-result');
   const figure = byId('sim-figure');
+  const tableRows = byId('sim-table-rows');
 
   let presets = new Map();
   let maxPerRun = Number(countInput.max);
@@ -43,6 +58,9 @@ export const setUpSimulation = ({ onFinished }) => {
   let lockedUntil = 0;
   let chart = null;
   let latest = null;
+  const editor = setUpScenarioEditor();
+  // The form's fields that a 422 issue can name by its path, and where its message goes.
+  const placed = { seed: seedInput, num_interactions: countInput };
 
   const fillProfiles = () => {
     const preset = presets.get(presetSelect.value);
@@ -52,6 +70,7 @@ export const setUpSimulation = ({ onFinished }) => {
       ),
     );
     byId('sim-preset-description').textContent = preset?.description ?? '';
+    editor.setPreset(preset);
   };
 
   const setPresets = (catalog) => {
@@ -93,8 +112,9 @@ export const setUpSimulation = ({ onFinished }) => {
   };
 
   const readForm = () => {
-    for (const field of [seedInput, countInput]) {
+    for (const field of Object.values(placed)) {
       field.removeAttribute('aria-invalid');
+      showText(byId(`${field.id}-error`), '');
     }
     const count = parseWhole(countInput.value);
     if (!(count >= 1 && count <= maxPerRun)) {
@@ -108,19 +128,34 @@ export const setUpSimulation = ({ onFinished }) => {
       }
       body.seed = seed;
     }
+    const scenario = editor.read();
+    if (scenario === null) {
+      showText(problem, 'Some scenario values are not numbers; see the marked fields.');
+      return null;
+    }
+    if (scenario !== undefined) {
+      body.scenario = scenario;
+    }
     return body;
   };
 
-  const renderTable = (records, fields) => {
-    const shown = records.slice(0, TABLE_ROWS);
-    byId('sim-table-caption').textContent =
-      shown.length === records.length ? `All ${plural(records.length, 'record')}` : `First ${shown.length} of ${formatInteger(records.length)} records`;
-    byId('sim-table-head').replaceChildren(el('tr', {}, ...fields.map((field) => el('th', { attrs: { scope: 'col' } }, field))));
-    byId('sim-table-body').replaceChildren(
-      ...shown.map((record) =>
-        el('tr', {}, ...fields.map((field) => el('td', { className: typeof record[field] === 'number' ? 'num' : '' }, record[field] ?? ''))),
-      ),
-    );
+  /** A 422's issues beside the fields they name (the scenario's in the editor), the rest in the notice. */
+  const showIssues = (error) => {
+    const { first, rest } = editor.showIssues(Array.isArray(error.details.issues) ? error.details.issues : []);
+    let focus = first;
+    const unplaced = [];
+    for (const issue of rest) {
+      const field = Object.hasOwn(placed, issue.path) ? placed[issue.path] : undefined;
+      if (field === undefined) {
+        unplaced.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+      } else {
+        field.setAttribute('aria-invalid', 'true');
+        showText(byId(`${field.id}-error`), issue.message);
+        focus ??= field;
+      }
+    }
+    showText(problem, ['Some values were not accepted; see the marked fields.', ...unplaced].join(' '));
+    focus?.focus();
   };
 
   const renderChart = async (result, preset) => {
@@ -130,7 +165,7 @@ export const setUpSimulation = ({ onFinished }) => {
     figure.dataset.panels = '0';
     try {
       const { drawSimulationChart } = await import('./simulationChart.js');
-      chart = drawSimulationChart(byId('sim-chart'), result, preset);
+      chart = drawSimulationChart(byId('sim-chart'), result, preset, { counterfactual: counterfactual.shown() });
       byId('sim-chart-caption').textContent = chart.caption;
       byId('sim-legend').replaceChildren(
         ...chart.stateShares.map(({ state, count, color }) => {
@@ -142,6 +177,7 @@ export const setUpSimulation = ({ onFinished }) => {
           return el('li', {}, swatch, `${state} · ${shown}`);
         }),
       );
+      counterfactual.setLegend(chart.events);
       figure.dataset.panels = String(chart.panels);
       figure.dataset.points = String(chart.points);
     } catch {
@@ -153,24 +189,33 @@ export const setUpSimulation = ({ onFinished }) => {
     byId('sim-result-title').textContent = title;
     const preset = presets.get(result.preset);
     const records = Array.isArray(result.data) ? result.data : [];
-    const fields = fieldsOf(preset, records);
+    const engine = result.metadata?.service_version ?? 'unknown';
+    const fields = fieldsOf(preset, records, engine);
     latest = { result, fields };
+    counterfactual.setResult(result);
     resultBox.hidden = false;
     byId('sim-summary').textContent =
       `${plural(records.length, 'interaction')} of ${humanize(result.preset)} (${humanize(result.profile)}) ` +
-      `generated in ${formatInteger(result.metadata?.compute_ms ?? 0)} ms.`;
-    const engine = result.metadata?.service_version ?? 'unknown';
+      `generated in ${formatInteger(result.metadata?.compute_ms ?? 0)} ms` +
+      (scenarioOf(result) === null ? '.' : `, with a scenario of ${plural(scenarioOf(result).events.length, 'event')}.`);
     byId('sim-repro').textContent = result.metadata?.reproducible
       ? `Reproducible: preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. The same values give the same records.`
       : `Preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. This run is not marked reproducible.`;
-    byId('sim-request').textContent = `POST /v1/simulations\n${JSON.stringify(
-      { preset: result.preset, profile: result.profile, seed: result.seed, num_interactions: result.num_interactions },
-      null,
-      2,
-    )}`;
-    renderTable(records, fields);
+    byId('sim-request').textContent = `POST /v1/simulations\n${JSON.stringify(runOf(result), null, 2)}`;
+    renderRecordsTable(records, fields, tableRows.value);
     await Promise.all([renderChart(result, preset), renderFidelityFacts(byId('sim-fidelity'), result)]);
   };
+
+  const counterfactual = setUpCounterfactual({
+    redraw: () => renderChart(latest.result, presets.get(latest.result.preset)),
+    onFinished,
+  });
+
+  tableRows.addEventListener('change', () => {
+    if (latest !== null) {
+      renderRecordsTable(latest.result.data, latest.fields, tableRows.value);
+    }
+  });
 
   const baseName = () => {
     const { result } = latest;
@@ -187,16 +232,8 @@ export const setUpSimulation = ({ onFinished }) => {
     if (latest === null) {
       return;
     }
-    const { result } = latest;
-    const run = {
-      preset: result.preset,
-      profile: result.profile,
-      seed: result.seed,
-      num_interactions: result.num_interactions,
-      ...(result.metadata?.service_version === undefined ? {} : { engine_version: result.metadata.service_version }),
-    };
     try {
-      await downloadRun(run, accept, `${baseName()}.${extension}`);
+      await downloadRun(runOf(latest.result), accept, `${baseName()}.${extension}`);
     } catch (error) {
       showText(problem, explainApiError(error));
     }
@@ -232,7 +269,11 @@ export const setUpSimulation = ({ onFinished }) => {
       if (error.status === 429 && error.retryAfter !== null) {
         lockedUntil = Date.now() + error.retryAfter * 1000;
       }
-      showText(problem, explainApiError(error));
+      if (error.code === 'validation_failed') {
+        showIssues(error);
+      } else {
+        showText(problem, explainApiError(error));
+      }
     } finally {
       setBusy(false);
       onFinished();
@@ -255,6 +296,7 @@ export const setUpSimulation = ({ onFinished }) => {
     profileSelect.value = run.profile;
     countInput.value = String(Math.min(run.num_interactions, maxPerRun));
     seedInput.value = '';
+    editor.load(run.scenario);
     form.requestSubmit();
   };
 

@@ -1,0 +1,40 @@
+// The counterfactual of a scenario run: the same inputs (preset, profile, seed, size, engine) without the
+// scenario. Engine 3 draws its randomness by subject and step, so the two runs differ only where an event
+// acts (DECISIONS "Engine 3", matched counterfactuals), and the pair reads as a controlled experiment.
+
+/** The run's scenario as the result (or a history Run) echoes it, or null. */
+export const scenarioOf = (run) => (Array.isArray(run?.scenario?.events) && run.scenario.events.length > 0 ? run.scenario : null);
+
+/** The request for a result's counterfactual: its own inputs, its exact engine, and no scenario. */
+export const counterfactualRequest = (result) => ({
+  preset: result.preset,
+  profile: result.profile,
+  seed: result.seed,
+  num_interactions: result.num_interactions,
+  engine_version: result.metadata.service_version,
+});
+
+/** Each record's place as "sequence:step" (1-based within its sequence). */
+const placesOf = (records) => {
+  let sequence = null;
+  let step = 0;
+  return records.map((record) => {
+    if (record.sequence_id !== sequence) {
+      sequence = record.sequence_id;
+      step = 0;
+    }
+    step += 1;
+    return `${sequence}:${step}`;
+  });
+};
+
+/**
+ * The counterfactual's record at each record's place (same sequence, same step), or null where it has
+ * none. By place, not by interaction_id: an event that ends a subject early (a churn wave) shifts the ids
+ * of every later record, and a subject must be compared with itself.
+ */
+export const alignCounterfactual = (records, counterfactual) => {
+  const byPlace = new Map();
+  placesOf(counterfactual).forEach((place, index) => byPlace.set(place, counterfactual[index]));
+  return placesOf(records).map((place) => byPlace.get(place) ?? null);
+};
