@@ -189,7 +189,8 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
       series: [
         interaction,
         ...shadows.map((field) => ({
-          label: `${fieldLabel(field)} · counterfactual`,
+          // The panel's title names a lone quantity: short labels keep the legend on one line on a phone.
+          label: panel.fields.length === 1 ? 'Counterfactual' : `${fieldLabel(field)}, counterfactual`,
           class: 'series-counterfactual',
           stroke: COUNTERFACTUAL_COLOR,
           width: 1.5,
@@ -199,7 +200,7 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
           value: (u, value) => (value === null || value === undefined ? '--' : format(value)),
         })),
         ...panel.fields.map((field, index) => ({
-          label: counterfactual === null ? fieldLabel(field) : `${fieldLabel(field)} · with scenario`,
+          label: counterfactual === null ? fieldLabel(field) : panel.fields.length === 1 ? 'With scenario' : `${fieldLabel(field)}, with scenario`,
           stroke: LINE_COLORS[index % LINE_COLORS.length],
           width: 1.5,
           points: { show: false },

@@ -1,0 +1,218 @@
+import anyTest, { type ExecutionContext, type TestFn } from 'ava';
+import type { Page } from 'playwright-core';
+import {
+  type ConsoleContext,
+  countPixelsNear,
+  fitsWidth,
+  openPage,
+  type PageWindow,
+  policyViolations,
+  shoot,
+  shootPart,
+  signIn,
+  useConsoleStack,
+} from './consolePage.ts';
+
+// The console's scenarios (engine 3): the event editor in the run form, the event windows on the chart
+// and in the table, the counterfactual overlaid, from the form and from the history, and the API's 422
+// issues beside the fields they name.
+
+const test = anyTest as TestFn<ConsoleContext>;
+useConsoleStack(test, 'console-scenario');
+
+type SimRecord = Record<string, string | number | null>;
+interface SimResult {
+  readonly seed: number;
+  readonly data: SimRecord[];
+  readonly scenario?: unknown;
+  readonly metadata: { readonly service_version: string };
+}
+interface PostedRun {
+  readonly seed?: number;
+  readonly engine_version?: string;
+  readonly scenario?: { readonly events: readonly Record<string, unknown>[] };
+}
+
+// The event hatch and label strip (the first type's colour) and the counterfactual's grey, as RGB.
+const EVENT_RGB: [number, number, number] = [157, 23, 77];
+const COUNTERFACTUAL_RGB: [number, number, number] = [107, 114, 128];
+const FIRST_PANEL = '#sim-chart .chart-panel:first-child canvas';
+
+/** The id of the element that has the keyboard focus. */
+const focusedId = (page: Page) => page.evaluate(() => (globalThis as unknown as PageWindow).document.activeElement?.id ?? '');
+
+/** The id of a control, to compare with the focused one. */
+const idOf = async (control: ReturnType<Page['getByLabel']>) => (await control.getAttribute('id')) ?? '(no id)';
+
+const event = (page: Page, number: number) => page.getByRole('group', { name: `Event ${number}` });
+
+/** Waits for the console's next POST /v1/simulations and gives its body and its result. */
+const nextRun = async (page: Page, act: () => Promise<void>) => {
+  const [response] = await Promise.all([
+    page.waitForResponse((candidate) => candidate.url().endsWith('/v1/simulations') && candidate.request().method() === 'POST'),
+    act(),
+  ]);
+  return { posted: response.request().postDataJSON() as PostedRun, status: response.status(), body: (await response.json()) as unknown };
+};
+
+const catalogEvents = async (t: ExecutionContext<ConsoleContext>, preset: string) => {
+  const catalog = (await (await fetch(`${t.context.stack.app.url}/v1/presets`)).json()) as { name: string; scenario_events: { type: string; description: string }[] }[];
+  return catalog.find((entry) => entry.name === preset)?.scenario_events ?? [];
+};
+
+test.serial('a market crash on sequence 1: its window hatched on the chart and highlighted in the table, then the counterfactual overlaid, from the form and from the history', async (t) => {
+  const { page, problems } = await openPage(t);
+  await signIn(t, page, { subject: '7201', email: 'hedy@example.test', name: 'Hedy Lamarr' });
+  await page.getByLabel('Preset').selectOption('finance');
+  await page.getByLabel('Seed').fill('42');
+  await page.getByLabel('Number of interactions').fill('300');
+  t.is(await page.locator('#scenario-count').textContent(), 'No events: the run is made as usual.');
+
+  // 1. The editor, by keyboard: Add puts the focus on the new event's type; its description is the catalog's.
+  await page.getByRole('button', { name: 'Add an event' }).focus();
+  await page.keyboard.press('Enter');
+  const first = event(page, 1);
+  await first.waitFor();
+  t.is(await focusedId(page), await idOf(first.getByLabel('Event type')));
+  const types = await catalogEvents(t, 'finance');
+  t.deepEqual(await first.getByLabel('Event type').locator('option').evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value)), types.map((entry) => entry.type));
+  await first.getByLabel('Event type').selectOption('market_crash');
+  const description = types.find((entry) => entry.type === 'market_crash')?.description ?? '(missing)';
+  t.true(((await first.locator('.scenario-field-type .hint').textContent()) ?? '').startsWith(description));
+  // Each field is named by its label and described by its hint, for a screen reader.
+  for (const label of ['Event type', 'Sequence', 'Starts at step', 'Duration (steps)', 'Intensity']) {
+    const described = (await first.getByLabel(label).getAttribute('aria-describedby')) ?? '';
+    t.true(described.split(' ').length === 2, label);
+  }
+  await first.getByLabel('Sequence').fill('1');
+  await first.getByLabel('Starts at step').fill('100');
+  await first.getByLabel('Duration (steps)').fill('40');
+  await first.getByLabel('Intensity').fill('1');
+  // A second event, removed again by keyboard: the focus goes back to the first.
+  await page.getByRole('button', { name: 'Add an event' }).click();
+  await event(page, 2).waitFor();
+  t.is(await page.locator('#scenario-count').textContent(), '2 of 16 events.');
+  await page.getByRole('button', { name: 'Remove event 2' }).focus();
+  await page.keyboard.press('Enter');
+  await event(page, 2).waitFor({ state: 'detached' });
+  t.is(await focusedId(page), await idOf(first.getByLabel('Event type')));
+  await shootPart(t, page, '#simulate', '01-editor');
+
+  // 2. The run carries the scenario; the records in the event's window carry its type.
+  const run = await nextRun(page, () => page.getByRole('button', { name: 'Run simulation' }).click());
+  t.is(run.status, 200, JSON.stringify(run.body));
+  t.deepEqual(run.posted.scenario, { events: [{ type: 'market_crash', sequence: 1, at_step: 100, duration: 40, intensity: 1 }] });
+  const result = run.body as SimResult;
+  await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
+  const inWindow = result.data.filter((record) => record.scenario_event === 'market_crash');
+  t.true(inWindow.length > 0 && inWindow.every((record) => record.sequence_id === 1));
+  const from = Number(inWindow[0]?.interaction_id);
+  const to = Number(inWindow.at(-1)?.interaction_id);
+  t.is(from, 100);
+  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', new RegExp(`Scenario event market_crash on sequence 1, interactions ${from}–${to} \\(hatched\\)\\.`));
+  t.true((await countPixelsNear(page, FIRST_PANEL, EVENT_RGB)) > 300, 'the window is hatched and labelled in its colour');
+  t.deepEqual(await page.locator('#sim-scenario-legend li').allTextContents(), ['market_crash (event window)']);
+  // The table: the scenario_event column last, the window's rows highlighted and named.
+  t.is((await page.locator('#sim-table thead th').allTextContents()).at(-1), 'scenario_event');
+  t.is(await page.getByLabel('Rows shown').inputValue(), 'events');
+  const marked = page.locator('#sim-table tbody tr.is-scenario-event');
+  t.is(await marked.count(), inWindow.length);
+  t.deepEqual([...new Set(await marked.locator('td:last-child').allTextContents())], ['market_crash']);
+  t.is(await page.locator('#sim-table tbody tr:not(.is-scenario-event) td:last-child', { hasText: /\S/ }).count(), 0, 'no record outside the window is marked');
+  await shootPart(t, page, '#sim-figure', '02-scenario-window');
+
+  // 3. The counterfactual: the same inputs and engine without the scenario, both series on the chart.
+  const greyBefore = await countPixelsNear(page, FIRST_PANEL, COUNTERFACTUAL_RGB);
+  const counterfactual = await nextRun(page, () => page.getByRole('button', { name: 'Run the counterfactual' }).click());
+  t.is(counterfactual.status, 200);
+  t.is(counterfactual.posted.scenario, undefined);
+  t.is(counterfactual.posted.seed, 42);
+  t.is(counterfactual.posted.engine_version, result.metadata.service_version);
+  await page.getByRole('button', { name: 'Hide the counterfactual' }).waitFor({ timeout: 30_000 });
+  const labels = await page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label').allTextContents();
+  t.deepEqual(labels.slice(0, 3), ['Interaction', 'With scenario', 'Counterfactual']);
+  t.deepEqual((await page.locator('#sim-scenario-legend li').allTextContents()).slice(1), [
+    'With scenario (solid)',
+    'Counterfactual, without the scenario (dashed grey)',
+  ]);
+  t.true((await countPixelsNear(page, FIRST_PANEL, COUNTERFACTUAL_RGB)) > greyBefore + 100, 'the counterfactual line is drawn');
+  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', /Inside the event windows, Portfolio value averages [\d.,]+ with the scenario and [\d.,]+ without\./);
+  await shootPart(t, page, '#sim-figure', '03-counterfactual');
+  // Hidden and shown again without another run.
+  let sent = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/v1/simulations') && request.method() === 'POST') {
+      sent += 1;
+    }
+  });
+  await page.getByRole('button', { name: 'Hide the counterfactual' }).click();
+  await page.getByRole('button', { name: 'Show the counterfactual' }).waitFor();
+  t.is((await page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label').allTextContents())[1], 'Portfolio value');
+  t.is(sent, 0);
+
+  // 4. The history marks the run, and "Show" brings its windows back, with its counterfactual a click away.
+  const row = page.locator('#history-body tr', { hasText: 'with market_crash' }).first();
+  await row.waitFor();
+  await row.getByRole('button', { name: /^Show the/ }).click();
+  await page.locator('#sim-result-title', { hasText: 'shown again' }).waitFor({ timeout: 30_000 });
+  await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
+  t.is(await page.locator('#sim-table tbody tr.is-scenario-event').count(), inWindow.length);
+  await page.getByRole('button', { name: 'Run the counterfactual' }).click();
+  await page.getByRole('button', { name: 'Hide the counterfactual' }).waitFor({ timeout: 30_000 });
+  t.deepEqual((await page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label').allTextContents()).slice(1, 3), ['With scenario', 'Counterfactual']);
+  await shoot(t, page, '04-history-counterfactual');
+
+  // 5. On a phone: no sideways scrolling with the editor and the overlay.
+  await page.setViewportSize({ width: 390, height: 844 });
+  t.true(await fitsWidth(page), 'no sideways scrolling at 390 px');
+  await shootPart(t, page, '#sim-figure', '05-phone-figure');
+  await shootPart(t, page, '#scenario', '06-phone-editor');
+  t.deepEqual(policyViolations(problems), []);
+  t.deepEqual(problems, []);
+});
+
+test.serial("the API's 422 issues stand beside the fields they name, and the editor stops at 16 events", async (t) => {
+  const { page, problems } = await openPage(t);
+  await signIn(t, page, { subject: '7202', email: 'joan@example.test', name: 'Joan Clarke' });
+  await page.getByLabel('Preset').selectOption('finance');
+  await page.getByLabel('Number of interactions').fill('50');
+  await page.getByRole('button', { name: 'Add an event' }).click();
+  const first = event(page, 1);
+  await first.getByLabel('Duration (steps)').fill('2000');
+  await first.getByLabel('Intensity').fill('5');
+
+  const refused = await nextRun(page, () => page.getByRole('button', { name: 'Run simulation' }).click());
+  t.is(refused.status, 422);
+  const issues = (refused.body as { error: { details: { code: string; issues: { path: string; message: string }[] } } }).error.details;
+  t.is(issues.code, 'validation_failed');
+  for (const [field, label] of [['duration', 'Duration (steps)'], ['intensity', 'Intensity']] as const) {
+    const issue = issues.issues.find((candidate) => candidate.path === `scenario.events.0.${field}`);
+    t.truthy(issue, field);
+    const control = first.getByLabel(label);
+    t.is(await control.getAttribute('aria-invalid'), 'true');
+    const errorId = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').at(-1) ?? '';
+    t.is(await page.locator(`[id="${errorId}"]`).textContent(), issue?.message ?? '(no issue)', `${field}: the API's message, beside the field and in its description`);
+  }
+  t.is(await focusedId(page), await idOf(first.getByLabel('Duration (steps)')), 'the first field with an issue has the focus');
+  t.regex((await page.locator('#sim-error').textContent()) ?? '', /^Some values were not accepted; see the marked fields\./);
+  await shootPart(t, page, '#simulate', '07-issues-beside-fields');
+  // Typing answers the issue shown beside that field.
+  await first.getByLabel('Duration (steps)').fill('20');
+  t.is(await first.getByLabel('Duration (steps)').getAttribute('aria-invalid'), null);
+  t.is(await first.getByLabel('Intensity').getAttribute('aria-invalid'), 'true');
+
+  // Sixteen events at most: the button says so instead of adding a seventeenth.
+  for (let count = 2; count <= 16; count += 1) {
+    await page.getByRole('button', { name: 'Add an event' }).click();
+  }
+  await event(page, 16).waitFor();
+  t.is(await page.getByRole('button', { name: 'Add an event' }).getAttribute('aria-disabled'), 'true');
+  await page.getByRole('button', { name: 'Add an event' }).click();
+  t.is(await page.locator('.scenario-event').count(), 16);
+  t.is(await page.locator('#scenario-count').textContent(), '16 of 16 events, the most a run takes.');
+  t.deepEqual(policyViolations(problems), []);
+  t.deepEqual(
+    problems.filter((problem) => !problem.includes('status of 422')),
+    [],
+  );
+});
