@@ -3,6 +3,7 @@ import { ENGINE_VERSION } from './engineVersion.ts';
 import { engineModels } from './engineVersions.ts';
 import type { SimulationInput } from './presetTypes.ts';
 import { Rng } from './rng.ts';
+import { checkScenario, SCENARIO_ENGINE_MAJOR } from './scenario.ts';
 import type { PresetModel, Simulator } from './simulator.ts';
 
 export interface Simulation {
@@ -34,6 +35,14 @@ export function createSimulation(input: SimulationInput): Simulation {
   if (!Number.isSafeInteger(numInteractions) || numInteractions < 1) {
     throw new RangeError(`numInteractions must be an integer >= 1, got ${String(numInteractions)}`);
   }
-  const rng = new Rng(hashSeed(preset, profile, seed));
-  return { serviceVersion, model, simulator: model.createSimulator(profile, rng), count: numInteractions };
+  const scenario = input.scenario;
+  if (scenario !== undefined) {
+    if (model.scenarioEvents === undefined) {
+      throw new RangeError(`scenarios need engine ${SCENARIO_ENGINE_MAJOR} or later, not ${serviceVersion}`);
+    }
+    checkScenario(scenario, model.scenarioEvents.map((e) => e.type));
+  }
+  const key = hashSeed(preset, profile, seed);
+  const rng = new Rng(key);
+  return { serviceVersion, model, simulator: model.createSimulator(profile, rng, { key, scenario }), count: numInteractions };
 }

@@ -9,6 +9,8 @@ export interface FieldSpec {
   readonly decimals: number;
   readonly values: readonly string[];
   readonly description: string;
+  /** An enum field whose slot may hold -1: no value, `null` in JSON, an empty CSV field, a Parquet null. */
+  readonly nullable?: boolean;
 }
 
 export function integerField(name: string, description: string): FieldSpec {
@@ -30,4 +32,19 @@ export function commonFields(states: readonly string[]): FieldSpec[] {
     integerField('interaction_id', 'Interaction index within the simulation, 1..num_interactions'),
     enumField('state', states, 'State of the subject at this interaction, one of supported_states'),
   ];
+}
+
+/**
+ * Engine 3's last field: the type of the scenario event active at the record (an index of `types`), or
+ * -1 (null) outside every event's window (DECISIONS "Engine 3").
+ */
+export function scenarioEventField(types: readonly string[]): FieldSpec {
+  return {
+    name: 'scenario_event',
+    kind: 'enum',
+    decimals: 0,
+    values: types,
+    description: `Type of the scenario event active at this record (${types.join(', ')}), or null outside every event's window`,
+    nullable: true,
+  };
 }

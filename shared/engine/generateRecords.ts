@@ -16,7 +16,7 @@ export function generateRecords(input: SimulationInput): SimulationRecord[] {
       const field = fields[j]!;
       const x = values[j]!;
       record[field.name] =
-        field.kind === 'enum' ? field.values[x]!
+        field.kind === 'enum' ? (x < 0 ? null : field.values[x]!)
         : field.kind === 'decimal' ? x / POWERS_OF_TEN[field.decimals]!
         : x;
     }

@@ -5,6 +5,10 @@ import { mobileApp } from './models/mobileApp.ts';
 import { finance as finance2 } from './models/v2/finance.ts';
 import { healthcare as healthcare2 } from './models/v2/healthcare.ts';
 import { mobileApp as mobileApp2 } from './models/v2/mobileApp.ts';
+import { education as education3 } from './models/v3/education.ts';
+import { finance as finance3 } from './models/v3/finance.ts';
+import { healthcare as healthcare3 } from './models/v3/healthcare.ts';
+import { mobileApp as mobileApp3 } from './models/v3/mobileApp.ts';
 import type { PresetName } from './presetTypes.ts';
 import type { PresetModel } from './simulator.ts';
 
@@ -16,6 +20,8 @@ export type PresetModels = Readonly<Record<PresetName, PresetModel>>;
  * and the old one stays here so that a seed stays valid forever (DECISIONS "Engine versions").
  */
 export const ENGINE_MODELS: readonly { readonly version: string; readonly models: PresetModels }[] = [
+  // Engine 3: randomness keyed by subject and step, scenario events, the scenario_event field.
+  { version: '3.0.0', models: { education: education3, finance: finance3, healthcare: healthcare3, mobile_app: mobileApp3 } },
   // Engine 1's education model already holds every education fact of DECISIONS "Fidelity": engine 2
   // serves the same model, so both engines print the same education records.
   { version: '2.0.0', models: { education, finance: finance2, healthcare: healthcare2, mobile_app: mobileApp2 } },

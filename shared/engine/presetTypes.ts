@@ -1,7 +1,8 @@
-/** The one list of preset names, in catalog order; the type, the catalog and the request schemas derive from it. */
-export const PRESET_NAMES = ['education', 'finance', 'healthcare', 'mobile_app'] as const;
+import type { Scenario, ScenarioEventType } from './scenario.ts';
 
-export type PresetName = (typeof PRESET_NAMES)[number];
+import type { PresetName } from './presetName.ts';
+
+export { PRESET_NAMES, type PresetName } from './presetName.ts';
 
 export interface RecordField {
   name: string;
@@ -23,6 +24,10 @@ export interface PresetDefinition {
   state_transitions: Readonly<Record<string, readonly string[]>>;
   /** The engine versions (exact service_version) that can serve this preset, newest first. */
   engine_versions: readonly string[];
+  /** The scenario events the newest engine plays for this preset (DECISIONS "Engine 3"). */
+  scenario_events: readonly ScenarioEventType[];
+  /** Each engine version's record field names, in emission order. */
+  record_fields_by_engine: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface SimulationInput {
@@ -37,6 +42,9 @@ export interface SimulationInput {
    * resolve what a client asked for (a major or an exact version) with resolveEngineVersion first.
    */
   serviceVersion?: string;
+  /** Engine 3 on: the events to play (validated, intensity defaulted); a RangeError on older engines. */
+  scenario?: Scenario;
 }
 
-export type SimulationRecord = Record<string, number | string>;
+/** A record as objects: engine 3's scenario_event is null outside every event's window. */
+export type SimulationRecord = Record<string, number | string | null>;

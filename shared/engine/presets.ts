@@ -1,6 +1,6 @@
 import { deepFreeze } from './deepFreeze.ts';
 import type { FieldSpec } from './fieldSpec.ts';
-import { presetModels } from './presetModels.ts';
+import { ENGINE_MODELS, presetModels } from './presetModels.ts';
 import { engineVersionsOf } from './engineVersions.ts';
 import { PRESET_NAMES } from './presetTypes.ts';
 import type { PresetDefinition, RecordField } from './presetTypes.ts';
@@ -24,6 +24,10 @@ function definitionOf(model: PresetModel): PresetDefinition {
     record_fields: model.fields.map((f) => ({ name: f.name, type: FIELD_TYPES[f.kind], description: f.description })),
     state_transitions: Object.fromEntries(model.states.map((s) => [s, [...(model.transitions[s] ?? [])]])),
     engine_versions: engineVersionsOf(model.name),
+    scenario_events: (model.scenarioEvents ?? []).map((e) => ({ type: e.type, description: e.description, effect: e.effect })),
+    record_fields_by_engine: Object.fromEntries(
+      ENGINE_MODELS.map((engine) => [engine.version, engine.models[model.name].fields.map((f) => f.name)]),
+    ),
   };
 }
 

@@ -21,6 +21,8 @@ export interface RecordLayout {
   readonly decimals: Int32Array;
   readonly after: readonly ByteChunk[];
   readonly enumChunks: readonly (readonly ByteChunk[])[];
+  /** What a nullable enum field prints for slot -1 (`null`, or nothing in CSV), with `after`; empty otherwise. */
+  readonly nullChunks: readonly ByteChunk[];
   /** Upper bound of one record's bytes, with its separating comma and the writers' 4-byte overshoot. */
   readonly maxRecordBytes: number;
 }
@@ -55,21 +57,28 @@ function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
   }
   const keyOf = (j: number): string => {
     const field = fields[j]!;
-    return syntax.keyed ? `"${field.name}":${field.kind === 'enum' ? '"' : ''}` : '';
+    // A nullable string opens its own quote (its value may be a bare null); others open it in the key.
+    return syntax.keyed ? `"${field.name}":${field.kind === 'enum' && field.nullable !== true ? '"' : ''}` : '';
   };
   const closeQuote = syntax.keyed ? '"' : '';
+  const openQuoteOf = (j: number): string => (syntax.keyed && fields[j]!.nullable === true ? '"' : '');
   const after = fields.map((_, j) => (j + 1 < fields.length ? `,${keyOf(j + 1)}` : syntax.end));
   let maxRecordBytes = 2 + keyOf(0).length + 4;
   const enumChunks = fields.map((field, j) => {
     const suffix = after[j]!;
     if (field.kind === 'enum') {
-      maxRecordBytes += Math.max(...field.values.map((value) => value.length)) + 1 + suffix.length;
+      const longest = Math.max(...field.values.map((value) => value.length));
+      // A nullable field also opens its quote, or prints `null` instead.
+      maxRecordBytes += (field.nullable === true ? Math.max(4, longest + 1) : longest) + 1 + suffix.length;
     } else {
       // A sign and the 16 digits of a safe integer, plus the point and the fraction's digits.
       maxRecordBytes += 17 + (field.kind === 'decimal' ? 1 + field.decimals : 0) + suffix.length;
     }
-    return field.values.map((value) => byteChunk(`${value}${closeQuote}${suffix}`));
+    return field.values.map((value) => byteChunk(`${openQuoteOf(j)}${value}${closeQuote}${suffix}`));
   });
+  const nullChunks = fields.map((field, j) =>
+    byteChunk(field.nullable === true ? `${syntax.keyed ? 'null' : ''}${after[j]!}` : ''),
+  );
   return {
     firstHead: byteChunk(`${syntax.firstHead}${keyOf(0)}`),
     nextHead: byteChunk(`${syntax.nextHead}${keyOf(0)}`),
@@ -81,6 +90,7 @@ function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
     decimals: Int32Array.from(fields, (f) => f.decimals),
     after: after.map(byteChunk),
     enumChunks,
+    nullChunks,
     maxRecordBytes,
   };
 }

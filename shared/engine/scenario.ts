@@ -1,4 +1,4 @@
-import type { PresetName } from './presetTypes.ts';
+import type { PresetName } from './presetName.ts';
 
 /**
  * One event of an engine-3 scenario, with the wire's names (DECISIONS "Engine 3"): the request's
@@ -53,3 +53,31 @@ export const SCENARIO_EVENT_TYPES: Readonly<Record<PresetName, readonly string[]
   healthcare: ['sepsis_onset', 'missed_medication', 'hypoxia'],
   mobile_app: ['outage', 'promotion', 'churn_wave'],
 };
+
+const EVENT_KEYS = new Set(['type', 'sequence', 'at_step', 'duration', 'intensity']);
+
+/**
+ * The engine's own guard on a scenario (callers validate requests first, with every issue named): throws
+ * a RangeError naming the first problem, so a bad job can never produce silently wrong data.
+ */
+export function checkScenario(scenario: Scenario, types: readonly string[]): void {
+  const events = scenario.events;
+  if (!Array.isArray(events) || events.length < SCENARIO_LIMITS.minEvents || events.length > SCENARIO_LIMITS.maxEvents) {
+    throw new RangeError(`scenario.events must hold ${SCENARIO_LIMITS.minEvents} to ${SCENARIO_LIMITS.maxEvents} events`);
+  }
+  events.forEach((event, i) => {
+    const at = `scenario.events[${i}]`;
+    for (const key of Object.keys(event)) if (!EVENT_KEYS.has(key)) throw new RangeError(`${at}: unknown field ${key}`);
+    if (!types.includes(event.type)) throw new RangeError(`${at}.type: not one of ${types.join(', ')}`);
+    if (event.sequence !== 'all' && !(Number.isSafeInteger(event.sequence) && event.sequence >= 1)) {
+      throw new RangeError(`${at}.sequence: an integer >= 1 or "all"`);
+    }
+    if (!(Number.isSafeInteger(event.at_step) && event.at_step >= 1)) throw new RangeError(`${at}.at_step: an integer >= 1`);
+    if (!(Number.isInteger(event.duration) && event.duration >= SCENARIO_LIMITS.minDuration && event.duration <= SCENARIO_LIMITS.maxDuration)) {
+      throw new RangeError(`${at}.duration: an integer ${SCENARIO_LIMITS.minDuration}..${SCENARIO_LIMITS.maxDuration}`);
+    }
+    if (!(typeof event.intensity === 'number' && event.intensity > 0 && event.intensity <= SCENARIO_LIMITS.maxIntensity)) {
+      throw new RangeError(`${at}.intensity: a number, 0 < x <= ${SCENARIO_LIMITS.maxIntensity}`);
+    }
+  });
+}

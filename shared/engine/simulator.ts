@@ -1,6 +1,14 @@
 import type { PresetName } from './presetTypes.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
+import type { Scenario, ScenarioEventType } from './scenario.ts';
+
+/** What an engine-3 simulator keys its randomness by, and the events it plays. */
+export interface RunContext {
+  /** hashSeed(preset, profile, seed): the run's key, without n (prefix rule). */
+  readonly key: readonly [number, number, number, number];
+  readonly scenario: Scenario | undefined;
+}
 
 /**
  * One run's model state. `next()` advances one interaction and writes every field of the record into
@@ -26,5 +34,8 @@ export interface PresetModel {
   readonly episodeLength: number;
   /** All fields in emission order: sequence_id, interaction_id, state, then the preset's own. */
   readonly fields: readonly FieldSpec[];
-  createSimulator(profile: string, rng: Rng): Simulator;
+  /** Engine 3 on: the event types the model plays, in catalog order; absent before (no scenarios). */
+  readonly scenarioEvents?: readonly ScenarioEventType[];
+  /** Engines 1 and 2 draw from `rng` (one stream); engine 3 keys its own draws by `run`. */
+  createSimulator(profile: string, rng: Rng, run: RunContext): Simulator;
 }

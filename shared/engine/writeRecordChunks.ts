@@ -40,7 +40,7 @@ const ASCII = new TextEncoder();
 export function* writeRecordChunks(input: SimulationInput, format: TextFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model, format);
-  const { kinds, decimals, after, enumChunks, maxRecordBytes } = layout;
+  const { kinds, decimals, after, enumChunks, nullChunks, maxRecordBytes } = layout;
   const fieldCount = kinds.length;
   const values = simulator.values;
   const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
@@ -91,7 +91,8 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
       } else {
-        pos = putChunk(view, pos, enumChunks[j]![x]!);
+        // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
+        pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);
       }
     }
   }

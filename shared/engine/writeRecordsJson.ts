@@ -19,7 +19,7 @@ let scratch = new ArrayBuffer(1024 * 1024);
 export function writeRecordsJson(input: SimulationInput): Buffer {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model);
-  const { kinds, decimals, after, enumChunks, maxRecordBytes } = layout;
+  const { kinds, decimals, after, enumChunks, nullChunks, maxRecordBytes } = layout;
   const fieldCount = kinds.length;
   const values = simulator.values;
 
@@ -46,7 +46,8 @@ export function writeRecordsJson(input: SimulationInput): Buffer {
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
       } else {
-        pos = putChunk(view, pos, enumChunks[j]![x]!);
+        // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
+        pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);
       }
     }
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import test from 'ava';
 import { ENGINE_VERSION, PRESETS, writeRecordsJson } from '../../shared/engine/index.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
+import type { Scenario } from '../../shared/engine/scenario.ts';
 
 // SHA-256 of writeRecordsJson for fixed inputs, per engine version. metadata.reproducible promises that
 // these bytes never change within a service_version: any change to the engine's output (models, RNG,
@@ -22,6 +23,20 @@ const GOLDEN: Record<string, [PresetName, string, number, number, string][]> = {
     ['mobile_app', 'casual_user', 42, 1000, '1088f759a3976ab3d6b80e0bf7e14a5ef1462abd214a0dac2991436efc65090f'],
     ['mobile_app', 'churn_risk', 4294967295, 300, 'bada2c891551a428eaeb6b4e0636167121b18143cdf648c4625589da4056b5cd'],
     ['mobile_app', 'casual_user', 0, 1, '608d03093f1a71a35e51c71e9819d68be1112b0a8df0f6352858ed19ce9f3d1e'],
+  ],
+  '3.0.0': [
+    ['education', 'average', 42, 1000, '8b4b9b77639d0b9da0e56d60906205027c64caa29841610c9bbea5ade3211b2a'],
+    ['education', 'slow_inaccurate', 4294967295, 300, 'c78c714cb23d2e318c9353989929c6394e6ddb778dd62236c4a52d002fa610fb'],
+    ['education', 'average', 0, 1, '6a48336f122a3f6f508dd5d5b0582d60066f1f34a70e897644629f50a323a418'],
+    ['finance', 'balanced_investor', 42, 1000, 'f8a7afcb7e9a1f4ce5ef9cb8bff8c4899665fe474654ab3c15e0b617a2bf5e3f'],
+    ['finance', 'active_trader', 4294967295, 300, '5fdfd5a846872c80e0efe6d86fcbe2836436d5c588444f5502b7ba11ded7a963'],
+    ['finance', 'conservative_investor', 0, 1, 'b12e564575212a379bec55b51678ab592a359c464a14cc1b8cf4960388693ccd'],
+    ['healthcare', 'stable_outpatient', 42, 1000, '2c3493cf446fc117f4726a65c4e0dc32525931dead537a9ce8ee3a0cc4fb64f3'],
+    ['healthcare', 'critical_care', 4294967295, 300, '2ef6262f516ea056f9f5e9ab8b0d990dae1d19c3c0c4dd0cd0019cf7b3c0e83f'],
+    ['healthcare', 'stable_outpatient', 0, 1, 'e29fe26d64ddc7e99a43ea920cae9df1d5896c44b0ca618d8efccb33ec97ba9e'],
+    ['mobile_app', 'casual_user', 42, 1000, '5376ff93b6458deee83c87d487a238ba7728cb41126c9795103ad319e660bf7d'],
+    ['mobile_app', 'churn_risk', 4294967295, 300, '23d004429a3c1d03eb006a0b6e778c1b3c25681e7a56e2a6ce5657924d0efda0'],
+    ['mobile_app', 'casual_user', 0, 1, '628b1d901c50c72e1a4c4032cedd8552f9de7780142d284e79649c96e9f25e6c'],
   ],
   '2.0.0': [
     ['education', 'average', 42, 1000, '25e49fc8825a1a26c42e2a3704dc7469c19cd5f43f9fd88b10248c62c62cf731'],
@@ -55,4 +70,20 @@ for (const [serviceVersion, rows] of Object.entries(GOLDEN)) {
       t.is(createHash('sha256').update(bytes).digest('hex'), digest);
     });
   }
+}
+
+// Engine 3 with a scenario: the events' effects are part of the output a seed promises too.
+const event = (type: string, sequence: number | 'all', at_step: number, duration: number, intensity = 1) => ({ type, sequence, at_step, duration, intensity });
+const GOLDEN_SCENARIOS: [PresetName, string, number, number, Scenario, string][] = [
+  ['education', 'average', 42, 1000, { events: [event('fatigue', 2, 10, 20), event('mastery_jump', 'all', 30, 5, 2)] }, '4eacd695f37f478a58fa9d5ec5ea1ed62a3c3b6c0da3f02a814c1ad97dbaad6c'],
+  ['finance', 'balanced_investor', 42, 1000, { events: [event('market_crash', 1, 50, 30), event('rally', 'all', 200, 20, 0.5)] }, 'c1d54319c036876985cc3cbe513043ad2ac98e9e634d1fe18b758dee88446e67'],
+  ['healthcare', 'chronic_condition', 42, 1000, { events: [event('sepsis_onset', 3, 5, 10), event('missed_medication', 'all', 2, 6)] }, '1317ff68720f9aab65b5f977955584aed2fae51988c6a9469598a0bdc0db00e8'],
+  ['mobile_app', 'casual_user', 42, 1000, { events: [event('outage', 'all', 10, 40, 3), event('churn_wave', 1, 300, 100)] }, 'b1781fd25f683d4738c54ba2a93b97183a205aab42e4bc3c5b33003379bd7a8f'],
+];
+
+for (const [preset, profile, seed, n, scenario, digest] of GOLDEN_SCENARIOS) {
+  test(`output of ${preset}/${profile} seed ${seed} n ${n} with a scenario matches its 3.0.0 golden digest`, (t) => {
+    const bytes = writeRecordsJson({ preset, profile, seed, numInteractions: n, serviceVersion: '3.0.0', scenario });
+    t.is(createHash('sha256').update(bytes).digest('hex'), digest);
+  });
 }

@@ -6,14 +6,14 @@ import type { PresetModel, Simulator } from '../simulator.ts';
 
 // One interaction is one item (question) answered in an adaptive tutoring session; a sequence is one
 // learner's session of EPISODE_ITEMS items. The state is the learner's cognitive-load regime.
-const STATES = ['Optimal', 'Overload', 'Underload'];
-const OPTIMAL = 0;
-const OVERLOAD = 1;
-const UNDERLOAD = 2;
-const EPISODE_ITEMS = 40;
+export const STATES = ['Optimal', 'Overload', 'Underload'];
+export const OPTIMAL = 0;
+export const OVERLOAD = 1;
+export const UNDERLOAD = 2;
+export const EPISODE_ITEMS = 40;
 
 // Load regimes change gradually: a learner passes through Optimal between overload and boredom.
-const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Optimal: ['Optimal', 'Overload', 'Underload'],
   Overload: ['Overload', 'Optimal'],
   Underload: ['Underload', 'Optimal'],
@@ -21,28 +21,28 @@ const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
 
 // cognitive_load bands per state (inclusive after rounding to 3 decimals); the state is the band the
 // load falls in, so the two always agree.
-const LOAD_LOW = [0.35, 0.7, 0.05];
-const LOAD_WIDTH = [0.349, 0.28, 0.299];
+export const LOAD_LOW = [0.35, 0.7, 0.05];
+export const LOAD_WIDTH = [0.349, 0.28, 0.299];
 
 // Item response model (3PL-like): P(correct) = GUESS + (1 - GUESS - slip) * logistic(1.7 (ability - b)),
 // where b = (difficulty - 0.5) * DIFFICULTY_SPAN is the item's difficulty on the ability (logit) scale.
-const GUESS = 0.2;
-const DIFFICULTY_SPAN = 6;
+export const GUESS = 0.2;
+export const DIFFICULTY_SPAN = 6;
 // The tutor raises difficulty after correct answers and lowers it after errors, aiming at TARGET_CORRECT,
 // but is pulled back toward the curriculum level, so stronger learners still answer more items correctly.
-const TARGET_CORRECT = 0.7;
-const ADAPT_RATE = 0.08;
-const CURRICULUM_LEVEL = 0.5;
-const CURRICULUM_PULL = 0.08;
-const ITEM_SPREAD = 0.06;
+export const TARGET_CORRECT = 0.7;
+export const ADAPT_RATE = 0.08;
+export const CURRICULUM_LEVEL = 0.5;
+export const CURRICULUM_PULL = 0.08;
+export const ITEM_SPREAD = 0.06;
 
 // Overload costs accuracy and time; Underload is fast but careless.
-const STATE_ABILITY_SHIFT = [0, -0.6, 0];
-const STATE_EXTRA_SLIP = [0, 0, 0.08];
-const STATE_LOG_TIME = [0, 0.3, -0.25];
-const LOG_TIME_SD = 0.35;
+export const STATE_ABILITY_SHIFT = [0, -0.6, 0];
+export const STATE_EXTRA_SLIP = [0, 0, 0.08];
+export const STATE_LOG_TIME = [0, 0.3, -0.25];
+export const LOG_TIME_SD = 0.35;
 
-interface EducationProfile {
+export interface EducationProfile {
   /** Mean ability on the logit scale; each session's learner varies around it. */
   readonly ability: number;
   /** Probability of a careless error on an item the learner knows. */
@@ -54,7 +54,7 @@ interface EducationProfile {
   readonly underloadProne: number;
 }
 
-const PROFILES: Readonly<Record<string, EducationProfile>> = {
+export const PROFILES: Readonly<Record<string, EducationProfile>> = {
   average: { ability: 0, slip: 0.08, medianTimeMs: 9000, overloadProne: 1, underloadProne: 1 },
   fast_accurate: { ability: 1.3, slip: 0.03, medianTimeMs: 5000, overloadProne: 0.7, underloadProne: 1.5 },
   fast_inaccurate: { ability: -0.8, slip: 0.15, medianTimeMs: 4200, overloadProne: 0.8, underloadProne: 1.6 },
@@ -62,7 +62,7 @@ const PROFILES: Readonly<Record<string, EducationProfile>> = {
   slow_inaccurate: { ability: -1.2, slip: 0.1, medianTimeMs: 16000, overloadProne: 1.6, underloadProne: 0.6 },
 };
 
-function logistic(x: number): number {
+export function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 

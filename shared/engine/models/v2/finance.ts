@@ -8,12 +8,12 @@ import type { PresetModel, Simulator } from '../../simulator.ts';
 
 // One interaction is one trading day of one investor's account; a sequence is the account from opening
 // until it is Closed or a trading year has passed.
-const STATES = ['Stable', 'Active', 'Volatile', 'Drawdown', 'Recovered', 'Closed'];
-const CLOSED = 5;
-const START_STATE = 0;
+export const STATES = ['Stable', 'Active', 'Volatile', 'Drawdown', 'Recovered', 'Closed'];
+export const CLOSED = 5;
+export const START_STATE = 0;
 const EPISODE_DAYS = 252;
 
-const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Stable: ['Stable', 'Active', 'Volatile', 'Drawdown', 'Closed'],
   Active: ['Active', 'Stable', 'Volatile', 'Drawdown', 'Closed'],
   Volatile: ['Volatile', 'Stable', 'Active', 'Drawdown', 'Closed'],
@@ -26,8 +26,8 @@ const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
 // Per state: multiplier of the profile's daily volatility, and drift per trading day before the profile's
 // drift scale. Drawdown bleeds, Recovered rebounds, Volatile is wide and slightly negative. Drifts are small
 // beside the volatility, so regimes do not make returns linearly predictable.
-const STATE_VOLATILITY = [1.0, 1.25, 1.6, 1.4, 1.1, 1.0];
-const STATE_DRIFT = [0.0003, 0.0002, -0.0004, -0.0008, 0.0008, 0];
+export const STATE_VOLATILITY = [1.0, 1.25, 1.6, 1.4, 1.1, 1.0];
+export const STATE_DRIFT = [0.0003, 0.0002, -0.0004, -0.0008, 0.0008, 0];
 // Volatility with long memory and a leverage effect: the log of the volatility is the sum of three
 // components (a day, a month and a year of memory, as in multi-component GARCH: Engle & Lee 1999, Corsi
 // 2009), each moved by the day's shock through an EGARCH news-impact curve (Nelson 1991):
@@ -39,7 +39,7 @@ const MEDIUM_RESPONSE = 0.04;
 const SLOW_MEMORY = 0.993;
 const SLOW_RESPONSE = 0.02;
 const LEVERAGE = 0.4;
-const MEAN_ABS_NORMAL = Math.sqrt(2 / Math.PI);
+export const MEAN_ABS_NORMAL = Math.sqrt(2 / Math.PI);
 // Standard deviation of the yearly component around its mean, drawn for each new account, so accounts
 // open in calm and in nervous markets alike instead of all starting calm (and |returns| stay correlated
 // across months within an account).
@@ -51,15 +51,15 @@ const MAX_LOG_VOLATILITY = 0.7;
 // rallies gradual: gain/loss asymmetry).
 const JUMP_PROBABILITY = [0.01, 0.012, 0.025, 0.025, 0.01, 0];
 // The same test on the raw 32-bit draw (u < p exactly when u * 2^32 < p * 2^32), without a division.
-const JUMP_THRESHOLD = Float64Array.from(JUMP_PROBABILITY, (p) => p * 4294967296);
-const JUMP_SCALE = 3;
-const JUMP_DOWN_SHARE = 0.75;
+export const JUMP_THRESHOLD = Float64Array.from(JUMP_PROBABILITY, (p) => p * 4294967296);
+export const JUMP_SCALE = 3;
+export const JUMP_DOWN_SHARE = 0.75;
 // A day never moves more than this, so value stays positive and plausible.
-const MAX_ABS_RETURN = 0.3;
+export const MAX_ABS_RETURN = 0.3;
 // Keeps cents below 2^53 / 100 with room to spare, where "round to cents, then print" is exact.
-const MAX_CENTS = 1e15;
+export const MAX_CENTS = 1e15;
 
-interface FinanceProfile {
+export interface FinanceProfile {
   /** Median opening deposit, currency units; deposits are log-normal around it. */
   readonly startValueMedian: number;
   /** Daily standard deviation of returns in the Stable regime. */
@@ -86,7 +86,7 @@ function profile(
 
 // Risk appetite orders the profiles: volatility, drift and alert limits all rise from conservative to
 // active_trader, and active traders switch into (and stay in) Active trading far more than the others.
-const PROFILES: Readonly<Record<string, FinanceProfile>> = {
+export const PROFILES: Readonly<Record<string, FinanceProfile>> = {
   conservative_investor: profile(150_000, 0.003, 0.6, 0.06, 0.015, {
     Stable: { Stable: 0.955, Active: 0.02, Volatile: 0.02, Drawdown: 0.003, Closed: 0.002 },
     Active: { Active: 0.78, Stable: 0.18, Volatile: 0.025, Drawdown: 0.01, Closed: 0.005 },

@@ -8,13 +8,13 @@ import type { PresetModel, Simulator } from '../../simulator.ts';
 
 // One interaction is one set of vital signs taken on a nursing round; a sequence is one patient's episode
 // of care, from admission until Discharged or EPISODE_ROUNDS rounds.
-const STATES = ['Stable', 'Elevated', 'Critical', 'Recovering', 'Discharged'];
-const CRITICAL = 2;
-const DISCHARGED = 4;
-const EPISODE_ROUNDS = 120;
+export const STATES = ['Stable', 'Elevated', 'Critical', 'Recovering', 'Discharged'];
+export const CRITICAL = 2;
+export const DISCHARGED = 4;
+export const EPISODE_ROUNDS = 120;
 
 // Patients deteriorate and improve one step at a time; discharge only from Stable or Recovering.
-const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Stable: ['Stable', 'Elevated', 'Discharged'],
   Elevated: ['Elevated', 'Stable', 'Critical'],
   Critical: ['Critical', 'Elevated', 'Recovering'],
@@ -24,31 +24,31 @@ const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
 
 // Typical vitals per state (Stable, Elevated, Critical, Recovering, Discharged). Critical is septic-shock
 // like: tachycardic, hypotensive, febrile and desaturating.
-const HEART_RATE = [74, 96, 122, 84, 72];
-const SYSTOLIC = [122, 142, 96, 126, 120];
-const DIASTOLIC = [78, 90, 58, 80, 76];
-const SPO2 = [97.6, 95.6, 90.5, 96.6, 97.8];
-const TEMPERATURE = [36.8, 37.7, 38.7, 37.1, 36.7];
+export const HEART_RATE = [74, 96, 122, 84, 72];
+export const SYSTOLIC = [122, 142, 96, 126, 120];
+export const DIASTOLIC = [78, 90, 58, 80, 76];
+export const SPO2 = [97.6, 95.6, 90.5, 96.6, 97.8];
+export const TEMPERATURE = [36.8, 37.7, 38.7, 37.1, 36.7];
 // Sicker patients' readings swing more from round to round.
-const NOISE = [1, 1.3, 1.5, 1.15, 0.8];
+export const NOISE = [1, 1.3, 1.5, 1.15, 0.8];
 // Vitals move together: one shared physiological-stress shock per round raises heart rate and temperature
 // and lowers saturation and pressure together (as in sepsis or pain), beside each vital's own noise.
-const SHARED_HEART_RATE = 3;
-const SHARED_SYSTOLIC = -2;
-const SHARED_SPO2 = -0.35;
-const SHARED_TEMPERATURE = 0.08;
+export const SHARED_HEART_RATE = 3;
+export const SHARED_SYSTOLIC = -2;
+export const SHARED_SPO2 = -0.35;
+export const SHARED_TEMPERATURE = 0.08;
 // Vitals drift toward the state's values rather than jumping, as real readings do between rounds.
-const PULL = 0.5;
+export const PULL = 0.5;
 
 // Safe ranges (inclusive); a reading outside any of them raises `alert`, as early-warning scores do.
-const SAFE_HEART_RATE = [50, 120];
-const SAFE_SYSTOLIC = [90, 180];
-const SAFE_DIASTOLIC = [50, 110];
+export const SAFE_HEART_RATE = [50, 120];
+export const SAFE_SYSTOLIC = [90, 180];
+export const SAFE_DIASTOLIC = [50, 110];
 // SpO2 and temperature are judged in tenths, the precision they are published with.
-const SAFE_SPO2_MIN_TENTHS = 920;
-const SAFE_TEMPERATURE_TENTHS = [355, 385];
+export const SAFE_SPO2_MIN_TENTHS = 920;
+export const SAFE_TEMPERATURE_TENTHS = [355, 385];
 
-interface HealthcareProfile {
+export interface HealthcareProfile {
   readonly startState: number;
   /** Shifts of the patient's baseline vitals from the typical values. */
   readonly heartRateShift: number;
@@ -59,7 +59,7 @@ interface HealthcareProfile {
   readonly chain: MarkovChain;
 }
 
-function profile(
+export function profile(
   startState: string,
   shifts: { heartRate: number; systolic: number; spo2: number },
   adherence: number,
@@ -75,7 +75,7 @@ function profile(
   };
 }
 
-const PROFILES: Readonly<Record<string, HealthcareProfile>> = {
+export const PROFILES: Readonly<Record<string, HealthcareProfile>> = {
   // Clinic follow-ups: mostly well, short episodes, rare escalations.
   stable_outpatient: profile('Stable', { heartRate: 0, systolic: 0, spo2: 0 }, 0.82, {
     Stable: { Stable: 0.88, Elevated: 0.04, Discharged: 0.08 },

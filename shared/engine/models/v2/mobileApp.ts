@@ -8,14 +8,14 @@ import type { PresetModel, Simulator } from '../../simulator.ts';
 // One interaction is one analytics event of one user; a sequence is that user's life from install until
 // Churned (the uninstall) or EPISODE_EVENTS events. Events come in sessions: an open, in-app events, then a
 // close or a crash. The lifecycle state changes only between sessions.
-const STATES = ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'];
-const ONBOARDING = 0;
-const IDLE = 2;
-const AT_RISK = 3;
-const CHURNED = 4;
-const EPISODE_EVENTS = 1000;
+export const STATES = ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'];
+export const ONBOARDING = 0;
+export const IDLE = 2;
+export const AT_RISK = 3;
+export const CHURNED = 4;
+export const EPISODE_EVENTS = 1000;
 
-const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Onboarding: ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'],
   // A crash can tip any user into AtRisk; otherwise engagement decays through Idle.
   Engaged: ['Engaged', 'Idle', 'AtRisk'],
@@ -24,7 +24,7 @@ const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Churned: [],
 };
 
-const EVENTS = [
+export const EVENTS = [
   'app_open',
   'notification_open',
   'screen_view',
@@ -37,18 +37,18 @@ const EVENTS = [
   'crash',
   'app_uninstall',
 ];
-const APP_OPEN = EVENTS.indexOf('app_open');
-const NOTIFICATION_OPEN = EVENTS.indexOf('notification_open');
-const SCREEN_VIEW = EVENTS.indexOf('screen_view');
-const TUTORIAL_STEP = EVENTS.indexOf('tutorial_step');
-const PURCHASE = EVENTS.indexOf('purchase');
-const APP_CLOSE = EVENTS.indexOf('app_close');
-const CRASH = EVENTS.indexOf('crash');
-const APP_UNINSTALL = EVENTS.indexOf('app_uninstall');
+export const APP_OPEN = EVENTS.indexOf('app_open');
+export const NOTIFICATION_OPEN = EVENTS.indexOf('notification_open');
+export const SCREEN_VIEW = EVENTS.indexOf('screen_view');
+export const TUTORIAL_STEP = EVENTS.indexOf('tutorial_step');
+export const PURCHASE = EVENTS.indexOf('purchase');
+export const APP_CLOSE = EVENTS.indexOf('app_close');
+export const CRASH = EVENTS.indexOf('crash');
+export const APP_UNINSTALL = EVENTS.indexOf('app_uninstall');
 
 // What happens inside a session, with relative weights per state (rows: Onboarding, Engaged, Idle,
 // AtRisk): tutorials only while onboarding, more searching, carting and sharing when engaged.
-const IN_SESSION_EVENTS = ['screen_view', 'tutorial_step', 'search', 'add_to_cart', 'purchase', 'share'].map(
+export const IN_SESSION_EVENTS = ['screen_view', 'tutorial_step', 'search', 'add_to_cart', 'purchase', 'share'].map(
   (name) => EVENTS.indexOf(name),
 );
 const EVENT_WEIGHTS = [
@@ -61,16 +61,16 @@ const EVENT_WEIGHTS = [
 const STATE_SESSION_EVENTS = [1.2, 1.3, 0.7, 0.5];
 const STATE_EVENT_GAP = [1.3, 1, 0.9, 0.8];
 // Lapsing users mostly come back through a push notification.
-const NOTIFICATION_SHARE = [0, 0.1, 0.4, 0.6];
+export const NOTIFICATION_SHARE = [0, 0.1, 0.4, 0.6];
 // After a crashed session, this share of users slides to AtRisk whatever their state.
-const CRASH_TO_AT_RISK = 0.35;
+export const CRASH_TO_AT_RISK = 0.35;
 // Sessions vary far more than a constant pace allows: each session's pace (seconds between events) is
 // log-normal around the state's mean, so a few long sessions make session time heavy-tailed, as app
 // analytics show (session lengths are log-normal-like, a long right tail).
-const SESSION_PACE_SD = 0.8;
-const SESSION_PACE_MEAN_SHIFT = -(SESSION_PACE_SD * SESSION_PACE_SD) / 2;
+export const SESSION_PACE_SD = 0.8;
+export const SESSION_PACE_MEAN_SHIFT = -(SESSION_PACE_SD * SESSION_PACE_SD) / 2;
 // In-app purchase price points, cents.
-const PRICES = [99, 199, 299, 499, 999, 1999, 4999];
+export const PRICES = [99, 199, 299, 499, 999, 1999, 4999];
 
 interface MobileSettings {
   /** Mean events per session (before the state's multiplier). */
@@ -84,14 +84,14 @@ interface MobileSettings {
   readonly priceWeights: readonly number[];
 }
 
-interface MobileProfile {
+export interface MobileProfile {
   readonly crashRate: number;
   readonly table: SessionTable;
   readonly chain: MarkovChain;
 }
 
 /** Per profile and state: P(end of session), mean gap, cumulative in-session event weights. */
-interface SessionTable {
+export interface SessionTable {
   readonly endProbability: Float64Array;
   readonly gapMean: Float64Array;
   readonly eventCumulative: Float64Array[];
@@ -113,7 +113,7 @@ function cumulative(weights: readonly number[]): Float64Array {
   return out;
 }
 
-function pick(table: Float64Array, u: number): number {
+export function pick(table: Float64Array, u: number): number {
   let k = 0;
   while (u >= table[k]!) k++;
   return k;
@@ -139,7 +139,7 @@ function profile(settings: MobileSettings, rows: TransitionRows): MobileProfile 
 }
 
 // Transition rows are per session.
-const PROFILES: Readonly<Record<string, MobileProfile>> = {
+export const PROFILES: Readonly<Record<string, MobileProfile>> = {
   casual_user: profile(
     { sessionEvents: 8, eventGapS: 12, crashRate: 0.004, purchaseFactor: 1, priceWeights: [35, 25, 15, 15, 7, 3, 0] },
     {
