@@ -540,6 +540,25 @@ export interface components {
             profile?: string;
             /** @description The engine to run: a major ("1", "2") or an exact service_version the service has (see the preset's engine_versions); the newest when absent. */
             engine_version?: string;
+            /** @description An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only. */
+            scenario?: {
+                /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
+                events: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
+                    at_step: number;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity?: number;
+                }[];
+            };
         };
         SimulationResult: {
             /** Format: uuid */
@@ -549,8 +568,27 @@ export interface components {
             profile: string;
             num_interactions: number;
             seed: number;
+            /** @description The request's scenario as it was validated (each event's `intensity` filled in); null when it had none. */
+            scenario: {
+                /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
+                events: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
+                    at_step: number;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity: number;
+                }[];
+            } | null;
             data: {
-                [key: string]: number | string;
+                [key: string]: number | string | null;
             }[];
             metadata: {
                 service_version: string;
@@ -578,6 +616,25 @@ export interface components {
                 finished_at: string | null;
                 compute_ms: number | null;
                 service_version: string;
+                /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
+                scenario: {
+                    /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
+                    events: {
+                        /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                        type: string;
+                        /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                        sequence: number | "all";
+                        /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
+                        at_step: number;
+                        /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                        duration: number;
+                        /**
+                         * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                         * @default 1
+                         */
+                        intensity: number;
+                    }[];
+                } | null;
                 credential: {
                     /** @constant */
                     type: "api_key";
@@ -610,6 +667,25 @@ export interface components {
             finished_at: string | null;
             compute_ms: number | null;
             service_version: string;
+            /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
+            scenario: {
+                /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
+                events: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
+                    at_step: number;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity: number;
+                }[];
+            } | null;
             credential: {
                 /** @constant */
                 type: "api_key";

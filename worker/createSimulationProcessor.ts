@@ -52,6 +52,7 @@ export const createSimulationProcessor =
       profile: data.profile,
       seed: data.seed,
       numInteractions: data.numInteractions,
+      scenario: data.scenario,
       serviceVersion: data.serviceVersion,
       apiVersion: data.apiVersion,
       format: data.format,

@@ -1,3 +1,4 @@
+import type { Scenario } from '../shared/engine/scenario.ts';
 import type { SimulationTask } from './simulationTask.ts';
 
 export interface ResultEnvelope {
@@ -8,13 +9,25 @@ export interface ResultEnvelope {
 }
 
 /**
+ * The scenario as the result echoes it, its keys in one order whatever order the object holds them in
+ * (a ledger's jsonb keeps its own): a replay's body is the first run's byte for byte.
+ */
+const scenarioJson = (scenario: Scenario | undefined): string =>
+  scenario === undefined
+    ? 'null'
+    : JSON.stringify({
+        events: scenario.events.map(({ type, sequence, at_step, duration, intensity }) => ({ type, sequence, at_step, duration, intensity })),
+      });
+
+/**
  * The Simulation result around the engine's `data` array, as bytes: the records are printed once, straight
  * into the chunks, and nothing downstream parses them.
  */
 export const resultEnvelope = (task: SimulationTask): ResultEnvelope => ({
   head: Buffer.from(
     `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},` +
-      `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},"data":`,
+      `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},` +
+      `"scenario":${scenarioJson(task.scenario)},"data":`,
   ),
   tail: (computeMs) =>
     Buffer.from(

@@ -1,4 +1,5 @@
 import type { PresetDefinition } from '../../shared/engine/index.ts';
+import type { Scenario } from '../../shared/engine/scenario.ts';
 
 /** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */
 export interface SimulationRequest {
@@ -8,6 +9,8 @@ export interface SimulationRequest {
   readonly numInteractions: number;
   /** The exact engine version to run (metadata.service_version). */
   readonly serviceVersion: string;
+  /** Engine 3's scenario, validated (intensity filled); absent for a run without one. */
+  readonly scenario?: Scenario | undefined;
   /**
    * Set when a recorded, completed run is made again (GET /v1/simulations/{id}/records, an idempotent
    * retry of POST /v1/simulations): its id and the engine version that made it. Same inputs and engine

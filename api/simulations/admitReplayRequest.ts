@@ -42,6 +42,7 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
     seed: row.seed,
     numInteractions: row.num_interactions,
     serviceVersion: row.service_version,
+    scenario: row.scenario ?? undefined,
     replayOf: { simulationId: row.id, serviceVersion: row.service_version },
   };
 };

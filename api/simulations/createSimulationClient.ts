@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { raceTimeout } from '../../shared/async/raceTimeout.ts';
 import type { OutputFormat, PresetName } from '../../shared/engine/index.ts';
+import type { Scenario } from '../../shared/engine/scenario.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { serviceUnavailable } from '../../shared/errors/errors.ts';
 import { EVENTS_STREAM_MAX_LEN, KEEP_FAILED_JOBS } from '../../shared/jobs/jobPolicy.ts';
@@ -22,6 +23,8 @@ interface SimulationJobInput {
   readonly profile: string;
   readonly seed: number;
   readonly numInteractions: number;
+  /** Engine 3's scenario; absent for a run without one. */
+  readonly scenario?: Scenario | undefined;
   /** The exact engine version to run. */
   readonly serviceVersion: string;
   /**
@@ -277,6 +280,7 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
         profile: job.profile,
         seed: job.seed,
         numInteractions: job.numInteractions,
+        ...(job.scenario === undefined ? {} : { scenario: job.scenario }),
         serviceVersion: job.serviceVersion,
         apiVersion: API_VERSION,
         deadline: job.deadline,

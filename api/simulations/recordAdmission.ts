@@ -1,4 +1,5 @@
 import type { PresetName } from '../../shared/engine/index.ts';
+import type { Scenario } from '../../shared/engine/scenario.ts';
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
@@ -10,6 +11,7 @@ export interface SimulationRun {
   readonly profile: string;
   readonly seed: number;
   readonly numInteractions: number;
+  readonly scenario?: Scenario | undefined;
 }
 
 export interface AdmittedSimulation extends SimulationRun {
@@ -39,6 +41,7 @@ export const recordAdmission = async (services: Services, admitted: AdmittedSimu
     numInteractions: admitted.numInteractions,
     periodStart: admitted.periodStart,
     serviceVersion: admitted.serviceVersion,
+    scenario: admitted.scenario,
   });
   admitted.admission.recorded = true;
 };

@@ -64,6 +64,7 @@ export const replaySimulation = async (
             profile: request.profile,
             seed,
             numInteractions: request.numInteractions,
+            scenario: request.scenario,
             serviceVersion: replayOf.serviceVersion,
             deadline,
             format: options.format ?? 'json',

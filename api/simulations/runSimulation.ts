@@ -41,6 +41,7 @@ export const runSimulation = async (
     profile: request.profile,
     seed: request.seed ?? drawSeed(),
     numInteractions: request.numInteractions,
+    scenario: request.scenario,
     principal,
     periodStart: admission.period.start.toISOString(),
     serviceVersion: request.serviceVersion,

@@ -7,6 +7,7 @@ import { createRecordCounter } from '../countRecords.ts';
 import { createProgressBar, PROGRESS_MIN_INTERACTIONS, type ProgressBar } from '../createProgressBar.ts';
 import { openOutput } from '../openOutput.ts';
 import { integerIn } from '../parseOptionValues.ts';
+import { parseScenario } from '../parseScenario.ts';
 
 interface SimulateOptions {
   preset: string;
@@ -17,6 +18,7 @@ interface SimulateOptions {
   out?: string;
   idempotencyKey?: string;
   engineVersion?: string;
+  scenario?: SimulationRequest['scenario'];
   progress: boolean;
 }
 
@@ -27,6 +29,7 @@ const runSimulate = async (context: CliContext, options: SimulateOptions): Promi
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.profile === undefined ? {} : { profile: options.profile }),
     ...(options.engineVersion === undefined ? {} : { engine_version: options.engineVersion }),
+    ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
   };
   const stream = await context.client().streamSimulation(request, options.format, {
     ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
@@ -83,9 +86,11 @@ export const simulateCommand = (context: CliContext): Command =>
     .option('--out <file>', 'write the records to FILE (whole or not at all) instead of stdout')
     .option('--idempotency-key <key>', 'Idempotency-Key to send (a fresh one otherwise); repeating it replays the first run')
     .option('--engine-version <version>', 'engine major ("1", "2") or exact service_version (the newest otherwise)')
+    .option('--scenario <json|@file>', 'an engine-3 scenario, as JSON or @FILE holding it: {"events": [{"type", "sequence", "at_step", "duration", "intensity"}]}', parseScenario)
     .option('--no-progress', 'never show the progress bar')
     .addHelpText(
       'after',
-      `\nA progress bar (records, bytes, rate, ETA) is drawn on stderr for runs of ${PROGRESS_MIN_INTERACTIONS} interactions or more, only when stderr is a terminal.`,
+      `\nA progress bar (records, bytes, rate, ETA) is drawn on stderr for runs of ${PROGRESS_MIN_INTERACTIONS} interactions or more, only when stderr is a terminal.` +
+        `\nExample: --scenario '{"events":[{"type":"market_crash","sequence":1,"at_step":20,"duration":10}]}' (see each preset's scenario_events).`,
     )
     .action((options: SimulateOptions) => runSimulate(context, options));

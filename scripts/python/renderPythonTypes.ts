@@ -32,6 +32,11 @@ const NAMES: Readonly<Record<string, string>> = {
   'Run.credential|0': 'ApiKeyCredential',
   'Run.credential|1': 'SessionCredential',
   'Usage.usage': 'UsageCounts',
+  // Engine 3's scenario as a request gives it (intensity optional) and as results and runs echo it (filled).
+  'SimulationRequest.scenario': 'ScenarioRequest',
+  'ScenarioRequest.events[]': 'ScenarioEventRequest',
+  'SimulationResult.scenario|0': 'Scenario',
+  'Scenario.events[]': 'ScenarioEvent',
 };
 
 const PYTHON_KEYWORDS = new Set(

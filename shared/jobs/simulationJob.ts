@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../engine/outputFormat.ts';
 import { PRESET_NAMES } from '../engine/presetTypes.ts';
+import { scenarioSchema } from '../engine/scenarioSchema.ts';
 import { MAX_SIMULATION_TIMEOUT_MS } from '../config.ts';
 
 /** The most interactions one job may ask for: the largest plan's per-request maximum. */
@@ -29,6 +30,8 @@ export const simulationJobDataSchema = z.object({
    * deployment that predates engine selection only knew engine 1.0.0, so that is what it gets.
    */
   serviceVersion: z.string().min(1).max(32).default('1.0.0'),
+  /** Engine 3's scenario, validated by the API against the preset and engine; absent for a run without one. */
+  scenario: scenarioSchema.optional(),
   /**
    * This run's own id when it differs from simulationId: a history replay makes a recorded simulation
    * again under its recorded id, and several replays of one simulation may be in flight at once, so each

@@ -41,7 +41,7 @@ test('a run made with an API key is listed newest first and found by id, with it
   const one = await getWithKey(app, `/v1/simulations/${first.body.simulation_id}`, me.key);
   t.is(one.status, 200, one.text);
   t.deepEqual(Object.keys(one.body).sort(), [
-    'compute_ms', 'created_at', 'credential', 'finished_at', 'num_interactions', 'preset', 'profile', 'seed', 'service_version', 'simulation_id', 'status',
+    'compute_ms', 'created_at', 'credential', 'finished_at', 'num_interactions', 'preset', 'profile', 'scenario', 'seed', 'service_version', 'simulation_id', 'status',
   ]);
   t.like(one.body, {
     simulation_id: first.body.simulation_id,
@@ -51,6 +51,7 @@ test('a run made with an API key is listed newest first and found by id, with it
     num_interactions: 12,
     status: 'completed',
     service_version: first.body.metadata.service_version,
+    scenario: null,
     credential: { type: 'api_key', api_key_id: me.apiKeyId, key_prefix: me.keyPrefix },
   });
   t.regex(one.body.created_at, ISO);

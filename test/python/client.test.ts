@@ -52,6 +52,7 @@ const modules: ReadonlyArray<readonly [string, string]> = [
   ['test_keys', 'keys.list/create/revoke/roll manage API keys; a repeated create answers the key without its secret'],
   ['test_download', 'download() resumes a cut connection with Range and If-Range, starts again on a 200, and leaves no partial file'],
   ['test_resume', 'download() through a connection cut twice mid-body resumes against the real service and writes the API body byte for byte'],
+  ['test_scenarios', 'a matched pair of engine-3 runs, with and without a market_crash, differs in pandas only inside the event and after it in its sequence; the scenario is echoed, streamed, replayed and refused with the bad field named'],
   ['test_package', 'the package exports its names, is typed, parses as Python 3.10, and explains a missing pandas or pyarrow'],
 ];
 
@@ -71,5 +72,7 @@ test.serial('examples/quickstart.py runs against the service from top to bottom'
   const result = await run(python.python, [path.join(CLIENT_DIR, 'examples', 'quickstart.py')], { env });
   t.is(result.code, 0, result.output);
   t.regex(result.output, /portfolio_value\s+float64/);
+  t.regex(result.output, /crash window: 10 records, cumulative daily_return -\d/);
+  t.regex(result.output, /identical before step 20: True/);
   t.regex(result.output, /422 validation_failed/);
 });

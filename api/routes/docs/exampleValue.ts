@@ -26,6 +26,8 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   version: API_VERSION,
   compute_ms: 3,
   next_cursor: null,
+  // Engine 3's scenario echo: most runs have none (a request example shows only what it needs).
+  scenario: null,
   label: 'GitHub',
   url: '/v1/auth/github',
   local_sign_in: null,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolvePreset } from '../../../shared/engine/index.ts';
 import { simulationStatusSchema } from '../../../shared/db/queries/simulations.ts';
+import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { decodeRunCursor } from './runCursor.ts';
 
 /**
@@ -41,6 +42,7 @@ export const runSchema = z.strictObject({
   finished_at: z.iso.datetime().nullable(),
   compute_ms: z.int().min(0).nullable(),
   service_version: z.string().regex(/^\d+\.\d+\.\d+$/),
+  scenario: scenarioSchema.nullable().describe("The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."),
   credential: credentialSchema,
 });
 

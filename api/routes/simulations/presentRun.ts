@@ -12,6 +12,7 @@ export const presentRun = (row: SimulationRunRow): Run => ({
   finished_at: row.finished_at,
   compute_ms: row.compute_ms,
   service_version: row.service_version,
+  scenario: row.scenario,
   // Keys are revoked, never deleted, so a key's run keeps its key; a session's run names no session.
   credential:
     row.api_key_id !== null && row.key_prefix !== null

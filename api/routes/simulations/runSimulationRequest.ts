@@ -18,6 +18,7 @@ export const runSimulationRequest = (services: Services): Middleware<SimulationS
       profile: request.profile,
       seed: request.seed,
       numInteractions: request.numInteractions,
+      scenario: request.scenario,
       serviceVersion: request.serviceVersion,
       format,
     };

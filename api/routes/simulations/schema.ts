@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
+import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
+import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
@@ -33,6 +35,7 @@ export const simulationRequestSchema = z
       .describe(
         "The engine to run: a major (\"1\", \"2\") or an exact service_version the service has (see the preset's engine_versions); the newest when absent.",
       ),
+    scenario: scenarioSchema.optional(),
   })
   .transform((body, context): SimulationRequest => {
     const { preset } = body;
@@ -52,10 +55,31 @@ export const simulationRequestSchema = z
       });
       return z.NEVER;
     }
-    return { preset, profile: body.profile ?? preset.default_profile, seed: body.seed, numInteractions: body.num_interactions, serviceVersion };
+    const { scenario } = body;
+    if (scenario !== undefined) {
+      if (Number(serviceVersion.split('.')[0]) < SCENARIO_ENGINE_MAJOR) {
+        context.addIssue({
+          code: 'custom',
+          path: ['scenario'],
+          message: `Scenarios need engine ${SCENARIO_ENGINE_MAJOR} or later; this request runs engine ${serviceVersion}.`,
+        });
+      }
+      const types = SCENARIO_EVENT_TYPES[preset.name];
+      scenario.events.forEach((event, index) => {
+        if (!types.includes(event.type)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['scenario', 'events', index, 'type'],
+            message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.`,
+          });
+        }
+      });
+    }
+    return { preset, profile: body.profile ?? preset.default_profile, seed: body.seed, numInteractions: body.num_interactions, serviceVersion, scenario };
   });
 
-const recordSchema = z.record(z.string(), z.union([z.number(), z.string()]));
+// Engine 3's `scenario_event` is null outside an event.
+const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null()]));
 
 /** The Simulation result, as the worker writes it (the API sends those bytes without parsing them). */
 export const simulationResultSchema = z.strictObject({
@@ -64,6 +88,7 @@ export const simulationResultSchema = z.strictObject({
   profile: z.string(),
   num_interactions: z.int().min(1),
   seed: z.int().min(0).max(4_294_967_295),
+  scenario: scenarioSchema.nullable().describe("The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."),
   data: z.array(recordSchema),
   metadata: z.strictObject({
     service_version: z.string().regex(/^\d+\.\d+\.\d+$/),

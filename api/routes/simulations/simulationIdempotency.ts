@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS, type OutputFormat, resolvePreset } from '../../../shared/engine/index.ts';
+import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
 import { holdReplayAdmission } from '../../limits/holdReplayAdmission.ts';
@@ -12,7 +13,7 @@ import { respondWithSimulation } from './respondWithSimulation.ts';
 export type SimulationState = AdmittedState & { simulationRun?: SimulationRun & { readonly format: OutputFormat; readonly serviceVersion: string } };
 
 // What is kept per key: the run's inputs and its format, never its records, so it does not grow with
-// num_interactions. A record from before formats existed is JSON.
+// num_interactions. A record from before formats existed is JSON; one from before scenarios has none.
 const recordedRunSchema = z.object({
   simulation_id: z.uuid(),
   preset: z.string(),
@@ -21,6 +22,7 @@ const recordedRunSchema = z.object({
   num_interactions: z.number().int(),
   engine_version: z.string(),
   format: z.enum(OUTPUT_FORMATS).default('json'),
+  scenario: scenarioSchema.nullable().default(null),
 });
 
 export const simulationIdempotency = (services: Services): IdempotentRoute<SimulationState> => ({
@@ -36,6 +38,7 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
           num_interactions: run.numInteractions,
           engine_version: run.serviceVersion,
           format: run.format,
+          scenario: run.scenario ?? null,
         };
   },
   // The same run-and-respond path as the first answer, as a replay of the recorded run, in the recorded
@@ -55,6 +58,7 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
       seed: run.seed,
       numInteractions: run.num_interactions,
       serviceVersion: run.engine_version,
+      scenario: run.scenario ?? undefined,
       replayOf: { simulationId: run.simulation_id, serviceVersion: run.engine_version },
     };
     await holdReplayAdmission(ctx, services, request, async (admission) => {

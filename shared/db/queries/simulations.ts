@@ -1,5 +1,6 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
+import type { Scenario } from '../../engine/scenario.ts';
 
 export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);
 
@@ -43,6 +44,8 @@ export interface InsertSimulationInput {
   readonly periodStart: string;
   /** The engine's service_version that runs it: a replay runs that engine again. */
   readonly serviceVersion: string;
+  /** Engine 3's scenario as validated, or none: a replay needs it to make the same records. */
+  readonly scenario?: Scenario | null | undefined;
 }
 
 /**
@@ -72,6 +75,7 @@ const INSERT_COLUMNS: readonly Column<InsertSimulationInput>[] = [
   ['num_interactions', 'int4', (row) => row.numInteractions],
   ['period_start', 'timestamptz', (row) => row.periodStart],
   ['service_version', 'text', (row) => row.serviceVersion],
+  ['scenario', 'jsonb', (row) => (row.scenario === undefined || row.scenario === null ? null : JSON.stringify(row.scenario))],
 ];
 
 const insertColumnNames = sql.join(

@@ -6,6 +6,7 @@ import os
 import urllib.parse
 import uuid
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -121,10 +122,8 @@ class Client:
         ``scenario`` (engine 3) is passed as given: ``{"events": [{"type", "sequence", "at_step",
         "duration", "intensity"}]}``.
         """
-        body = _simulation_request(preset, n, profile, seed, engine_version, scenario)
-        response = self._transport.request(
-            "POST", "/v1/simulations", body=body, headers={"Accept": MEDIA_TYPES["json"], "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
-        )
+        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
+        response = self._post_simulation(request, "json")
         if media_type_of(response) != MEDIA_TYPES["json"]:
             raise unexpected_media_type(response, MEDIA_TYPES["json"])
         result = response.json()
@@ -158,9 +157,13 @@ class Client:
 
         Use it in a ``with`` block when you may stop early. Same arguments as ``simulate``.
         """
-        body = _simulation_request(preset, n, profile, seed, engine_version, scenario)
-        headers = {"Accept": MEDIA_TYPES["ndjson"], "Idempotency-Key": idempotency_key or str(uuid.uuid4())}
-        return self._record_stream(self._transport.request("POST", "/v1/simulations", body=body, headers=headers))
+        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
+        return self._record_stream(self._post_simulation(request, "ndjson"))
+
+    def _post_simulation(self, request: _SimulationRequest, format: Format) -> Response:
+        # Always with an Idempotency-Key, so the transport's retry of a 429/503 never runs twice.
+        headers = {"Accept": MEDIA_TYPES[format], "Idempotency-Key": request.idempotency_key or str(uuid.uuid4())}
+        return self._transport.request("POST", "/v1/simulations", body=request.body(), headers=headers)
 
     def _record_stream(self, response: Response) -> RecordStream:
         if media_type_of(response) != MEDIA_TYPES["ndjson"]:
@@ -233,15 +236,25 @@ class Client:
         )
 
 
-def _simulation_request(
-    preset: str,
-    n: int,
-    profile: str | None,
-    seed: int | None,
-    engine_version: str | int | None,
-    scenario: Mapping[str, Any] | None,
-) -> dict[str, Any]:
-    body: dict[str, Any] = {"preset": preset, "num_interactions": n}
-    optional = {"profile": profile, "seed": seed, "engine_version": None if engine_version is None else str(engine_version), "scenario": scenario}
-    body.update({name: value for name, value in optional.items() if value is not None})
-    return body
+@dataclass(frozen=True)
+class _SimulationRequest:
+    """What ``simulate`` and ``iter_records`` send: the body's fields and the key that makes a retry safe."""
+
+    preset: str
+    n: int
+    profile: str | None
+    seed: int | None
+    engine_version: str | int | None
+    scenario: Mapping[str, Any] | None
+    idempotency_key: str | None
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"preset": self.preset, "num_interactions": self.n}
+        optional = {
+            "profile": self.profile,
+            "seed": self.seed,
+            "engine_version": None if self.engine_version is None else str(self.engine_version),
+            "scenario": None if self.scenario is None else dict(self.scenario),
+        }
+        body.update({name: value for name, value in optional.items() if value is not None})
+        return body

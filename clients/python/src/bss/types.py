@@ -44,6 +44,10 @@ __all__ = [
     "RollApiKeyRequest",
     "Run",
     "RunList",
+    "Scenario",
+    "ScenarioEvent",
+    "ScenarioEventRequest",
+    "ScenarioRequest",
     "SessionCredential",
     "SignInProviders",
     "SignInProvidersProvidersItem",
@@ -137,6 +141,28 @@ class PresetFidelity(TypedDict):
     facts: list[FidelityFact]
 
 
+class _ScenarioEventRequestRequired(TypedDict):
+    type: str
+    """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
+    sequence: int | Literal["all"]
+    """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
+    at_step: int
+    """The position within the sequence of the event's first record; 1 is the sequence's first record."""
+    duration: int
+    """How many steps (records of the sequence) the event lasts, 1–1000."""
+
+
+class ScenarioEventRequest(_ScenarioEventRequestRequired, total=False):
+    intensity: float
+    """How strong the event is, 0 < intensity <= 3; 1 when absent."""
+
+
+class ScenarioRequest(TypedDict):
+    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+    events: list[ScenarioEventRequest]
+    """1–16 events; where two overlap, a record carries the type of the one listed first."""
+
+
 class _SimulationRequestRequired(TypedDict):
     preset: str
     """Preset name, or the alias `mobile`."""
@@ -151,6 +177,27 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     """One of the preset's supported_profiles; its default_profile when absent."""
     engine_version: str
     """The engine to run: a major ("1", "2") or an exact service_version the service has (see the preset's engine_versions); the newest when absent."""
+    scenario: ScenarioRequest
+    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+
+
+class ScenarioEvent(TypedDict):
+    type: str
+    """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
+    sequence: int | Literal["all"]
+    """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
+    at_step: int
+    """The position within the sequence of the event's first record; 1 is the sequence's first record."""
+    duration: int
+    """How many steps (records of the sequence) the event lasts, 1–1000."""
+    intensity: float
+    """How strong the event is, 0 < intensity <= 3; 1 when absent."""
+
+
+class Scenario(TypedDict):
+    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+    events: list[ScenarioEvent]
+    """1–16 events; where two overlap, a record carries the type of the one listed first."""
 
 
 class SimulationMetadata(TypedDict):
@@ -166,7 +213,9 @@ class SimulationResult(TypedDict):
     profile: str
     num_interactions: int
     seed: int
-    data: list[dict[str, float | str]]
+    scenario: Scenario | None
+    """The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."""
+    data: list[dict[str, float | str | None]]
     metadata: SimulationMetadata
 
 
@@ -192,6 +241,8 @@ class Run(TypedDict):
     finished_at: str | None
     compute_ms: int | None
     service_version: str
+    scenario: Scenario | None
+    """The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."""
     credential: ApiKeyCredential | SessionCredential
 
 
