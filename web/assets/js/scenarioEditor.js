@@ -26,7 +26,7 @@ export const setUpScenarioEditor = () => {
 
   const describeType = (row) => {
     const entry = types.find((candidate) => candidate.type === row.controls.type.value);
-    row.description.textContent = entry === undefined ? '' : `${entry.description} Effect inside its window: ${entry.effect}.`;
+    row.description.textContent = entry === undefined ? '' : `${entry.description} Effect inside its window: ${entry.effect.replace(/\.$/, '')}.`;
   };
 
   const fillTypes = (row, wanted) => {

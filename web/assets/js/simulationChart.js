@@ -120,9 +120,10 @@ const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFrac
 const formatterFor = (format) => (format === 'percent' ? (value) => percent.format(value) : (value) => formatNumber(value));
 
 /**
- * Draws the result into `container` as one panel per quantity. Returns the caption text, the state legend
- * entries, the number of panels and destroy(); the figure carries data-points so a test can tell a drawn
- * chart from an empty one.
+ * Draws the result into `container` as one panel per quantity, with a scenario's event windows and, when
+ * given (aligned to the records by alignCounterfactual), the counterfactual's lines. Returns the caption
+ * text, the state and event legend entries, the number of panels and points and destroy(); the figure
+ * carries data-points (and data-counterfactual) so a test can tell a drawn chart from an empty one.
  */
 export const drawSimulationChart = (container, result, preset, { counterfactual = null } = {}) => {
   const records = result.data;
@@ -141,7 +142,7 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
 
   container.replaceChildren();
   if (spec === null || records.length === 0) {
-    return { caption: 'Nothing to chart for this result.', stateShares, events, points: 0, panels: 0, destroy: () => {} };
+    return { caption: 'Nothing to chart for this result.', stateShares, events, points: 0, counterfactualPoints: 0, panels: 0, destroy: () => {} };
   }
 
   const starts = sequenceStarts(records);
@@ -277,6 +278,8 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
     stateShares,
     events,
     points: records.length,
+    // Records with a counterfactual at their place: 0 when none is drawn.
+    counterfactualPoints: counterfactual === null ? 0 : counterfactual.filter((record) => record !== null).length,
     panels: plots.length,
     destroy: () => {
       observer.disconnect();

@@ -163,6 +163,7 @@ export const setUpSimulation = ({ onFinished }) => {
     chart = null;
     figure.dataset.points = '0';
     figure.dataset.panels = '0';
+    figure.dataset.counterfactual = '0';
     try {
       const { drawSimulationChart } = await import('./simulationChart.js');
       chart = drawSimulationChart(byId('sim-chart'), result, preset, { counterfactual: counterfactual.shown() });
@@ -180,6 +181,7 @@ export const setUpSimulation = ({ onFinished }) => {
       counterfactual.setLegend(chart.events);
       figure.dataset.panels = String(chart.panels);
       figure.dataset.points = String(chart.points);
+      figure.dataset.counterfactual = String(chart.counterfactualPoints);
     } catch {
       byId('sim-chart-caption').textContent = 'The chart could not be drawn; the table and downloads below have the data.';
     }
