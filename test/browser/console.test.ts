@@ -84,6 +84,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     'portfolio_value',
     'daily_return',
     'risk_alert',
+    'scenario_event',
   ]);
   t.true((await page.locator('#sim-legend li').count()) >= 1);
   // Next to the chart: the stylized facts finance data is measured to hold for this profile (issue 16).
@@ -109,22 +110,24 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     page.getByRole('button', { name: 'Download CSV' }).click(),
   ]);
   // The engine that made the charted run, pinned: a newer default engine would give other records.
-  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '2.0.0');
+  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '3.0.0');
   t.is(download.suggestedFilename(), 'simulation-finance-growth_investor-seed20240-n300.csv');
   const csvPath = path.join(t.context.shots, '05-download.csv');
   await download.saveAs(csvPath);
   const lines = (await readFile(csvPath, 'utf8')).trimEnd().split('\r\n');
-  t.is(lines[0], 'sequence_id,interaction_id,state,portfolio_value,daily_return,risk_alert');
+  const fields = ['sequence_id', 'interaction_id', 'state', 'portfolio_value', 'daily_return', 'risk_alert', 'scenario_event'];
+  t.is(lines[0], fields.join(','));
   t.is(lines.length, 301);
   const again = await apiWithKey(t, key, '/v1/simulations', {
     method: 'POST',
     body: JSON.stringify({ preset: 'finance', profile: 'growth_investor', seed: 20240, num_interactions: 300 }),
   });
   t.is(again.status, 200);
-  const records = ((await again.json()) as { data: Record<string, string | number>[] }).data;
+  const records = ((await again.json()) as { data: Record<string, string | number | null>[] }).data;
+  // A null scenario_event is an empty CSV field.
   t.deepEqual(
     lines.slice(1),
-    records.map((record) => ['sequence_id', 'interaction_id', 'state', 'portfolio_value', 'daily_return', 'risk_alert'].map((field) => String(record[field])).join(',')),
+    records.map((record) => fields.map((field) => String(record[field] ?? '')).join(',')),
   );
 
   // 6. Revoking asks first, in a dialog the keyboard can answer.
