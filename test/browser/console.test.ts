@@ -88,10 +88,14 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   ]);
   t.true((await page.locator('#sim-legend li').count()) >= 1);
   // Next to the chart: the stylized facts finance data is measured to hold for this profile (issue 16).
-  await page.locator('#sim-fidelity[data-facts="8"]').waitFor({ timeout: 30_000 });
+  // The facts of the run's own engine, as published: engine 3's calibrated and scenario facts beside engine 2's eight.
+  const report = (await (await fetch(`${stack.app.url}/v1/presets/finance/fidelity?engine_version=3.0.0`)).json()) as { facts: { profile: string }[] };
+  const factCount = report.facts.filter((fact) => fact.profile === 'growth_investor').length;
+  t.true(factCount > 8);
+  await page.locator(`#sim-fidelity[data-facts="${factCount}"]`).waitFor({ timeout: 30_000 });
   t.regex((await page.locator('#sim-fidelity caption').textContent()) ?? '', /Finance data is measured to hold \(Growth investor\)/i);
   const facts = page.locator('#sim-fidelity tbody tr');
-  t.is(await facts.count(), 8);
+  t.is(await facts.count(), factCount);
   const lag20 = page.locator('#sim-fidelity tr[data-fact="volatility_clustering_lag_20"]');
   t.deepEqual((await lag20.locator('th, td').allTextContents()).map((text) => text.trim()).filter((_, i) => i !== 2), [
     'Autocorrelation of |daily_return| at lag 20 (slow decay)',
@@ -99,7 +103,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     'Yes',
   ]);
   t.deepEqual([...new Set(await page.locator('#sim-fidelity tbody td:last-child').allTextContents())], ['Yes']);
-  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 2\.0\.0\./);
+  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 3\.0\.0\./);
   await shoot(t, page, '04-simulation');
 
   // 5. The CSV download holds every record, the same as the API returns for the same inputs.

@@ -2,26 +2,28 @@ import { api } from './api.js';
 import { el } from './dom.js';
 import { formatInteger, humanize } from './format.js';
 
-// One request per preset per page: the facts only change with the service's engine.
+// One request per preset and engine per page: the facts only change with the engine.
 const reports = new Map();
 
-const loadReport = (preset) => {
-  if (!reports.has(preset)) {
+const loadReport = (preset, engine) => {
+  const key = `${preset}@${engine ?? 'newest'}`;
+  if (!reports.has(key)) {
+    const query = engine === undefined ? '' : `?engine_version=${encodeURIComponent(engine)}`;
     // A failed load is forgotten, so the next result tries again.
     reports.set(
-      preset,
-      api(`/v1/presets/${encodeURIComponent(preset)}/fidelity`).catch((error) => {
-        reports.delete(preset);
+      key,
+      api(`/v1/presets/${encodeURIComponent(preset)}/fidelity${query}`).catch((error) => {
+        reports.delete(key);
         throw error;
       }),
     );
   }
-  return reports.get(preset);
+  return reports.get(key);
 };
 
 /**
  * Shows, next to the chart, the stylized facts the preset's data is measured to hold for the result's
- * profile (GET /v1/presets/{preset}/fidelity): what a domain expert would check, its target and the
+ * profile and engine (GET /v1/presets/{preset}/fidelity?engine_version=): what a domain expert would check, its target and the
  * value measured on the service's fixed-seed sample.
  */
 export const renderFidelityFacts = async (container, result) => {
@@ -33,7 +35,8 @@ export const renderFidelityFacts = async (container, result) => {
   caption.textContent = `What ${humanize(result.preset)} data is measured to hold (${humanize(result.profile)})`;
   note.textContent = 'Loading the measured facts…';
   try {
-    const report = await loadReport(result.preset);
+    // The run's own engine: a run of an older engine shown from the history is read against its facts.
+    const report = await loadReport(result.preset, result.metadata?.service_version);
     const facts = report.facts.filter((fact) => fact.profile === result.profile);
     const sample = report.sample.find((entry) => entry.profile === result.profile);
     body.replaceChildren(
