@@ -166,6 +166,7 @@ test.serial('a market crash on sequence 1: its window hatched on the chart and h
   // 4. The history marks the run, and "Show" brings its windows back, with its counterfactual a click away.
   const row = page.locator('#history-body tr', { hasText: 'with market_crash' }).first();
   await row.waitFor();
+  await shootPart(t, page, '#history', '04a-history');
   await row.getByRole('button', { name: /^Show the/ }).click();
   await page.locator('#sim-result-title', { hasText: 'shown again' }).waitFor({ timeout: 30_000 });
   await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
