@@ -11,7 +11,7 @@ import {
 } from '../routes/apiKeys/schema.ts';
 import { logoutResponseSchema, providerSchema, signInProvidersResponseSchema } from '../routes/auth/schema.ts';
 import { healthResponseSchema, readinessResponseSchema } from '../routes/health/schema.ts';
-import { presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
+import { presetFidelityQuerySchema, presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
 import { listSimulationsQuerySchema, runListSchema, runSchema } from '../routes/simulations/historySchema.ts';
 import { simulationRequestSchema, simulationResultSchema } from '../routes/simulations/schema.ts';
 import { createLinkBodySchema, linkCreatedSchema } from '../routes/downloads/schema.ts';
@@ -227,7 +227,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Catalog',
     summary: "The preset's stylized facts, measured",
     description:
-      "The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of the newest engine, and whether it holds. Measured once per engine version, not per request.",
+      "The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of an engine version (the newest unless `engine_version` names another kept one), and whether it holds. Engine 3 adds calibrated facts (long-memory volatility, the leverage curve, chronic adherence) and one fact per scenario event type, measured on matched pairs. Measured once per engine version, not per request.",
     parameters: [
       {
         name: 'preset',
@@ -236,10 +236,18 @@ export const OPERATIONS: readonly OperationSpec[] = [
         description: PRESET_PARAMETER,
         schema: presetSchema.shape.name,
       },
+      {
+        name: 'engine_version',
+        in: 'query',
+        required: false,
+        description: 'The engine whose report to serve: a major ("2") or an exact version of the preset\'s `engine_versions`; the newest when absent.',
+        schema: presetFidelityQuerySchema.shape.engine_version,
+      },
     ],
     responses: {
       200: { description: 'The fidelity report (of the canonical preset for an alias).', body: named('PresetFidelity', presetFidelitySchema) },
       404: error('`preset_not_found`: no preset has that name.'),
+      422: error('`validation_failed`: `engine_version` names no engine the preset has, or the query has an unknown parameter.'),
     },
   },
   {

@@ -62,7 +62,7 @@ const EVENT_KEYS = new Set(['type', 'sequence', 'at_step', 'duration', 'intensit
  */
 export function checkScenario(scenario: Scenario, types: readonly string[]): void {
   const events = scenario.events;
-  if (!Array.isArray(events) || events.length < SCENARIO_LIMITS.minEvents || events.length > SCENARIO_LIMITS.maxEvents) {
+  if (events.length < SCENARIO_LIMITS.minEvents || events.length > SCENARIO_LIMITS.maxEvents) {
     throw new RangeError(`scenario.events must hold ${SCENARIO_LIMITS.minEvents} to ${SCENARIO_LIMITS.maxEvents} events`);
   }
   events.forEach((event, i) => {

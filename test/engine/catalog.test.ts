@@ -58,33 +58,65 @@ const FIELD_TYPES: Record<string, RecordField['type']> = {
   screens_viewed: 'integer',
   revenue: 'number',
   crash: 'integer',
+  scenario_event: 'string',
 };
 
-test('the newest engine is 2.0.0 and every preset is served by engines 2.0.0 and 1.0.0, newest first', (t) => {
-  t.is(ENGINE_VERSION, '2.0.0');
-  for (const preset of PRESETS) t.deepEqual(preset.engine_versions, ['2.0.0', '1.0.0'], preset.name);
+test('the newest engine is 3.0.0 and every preset is served by engines 3.0.0, 2.0.0 and 1.0.0, newest first', (t) => {
+  t.is(ENGINE_VERSION, '3.0.0');
+  for (const preset of PRESETS) t.deepEqual(preset.engine_versions, ['3.0.0', '2.0.0', '1.0.0'], preset.name);
 });
 
 test('engine_version resolves a major to its newest version and an exact version to itself', (t) => {
-  t.is(resolveEngineVersion(), '2.0.0');
+  t.is(resolveEngineVersion(), '3.0.0');
   t.is(resolveEngineVersion('1'), '1.0.0');
   t.is(resolveEngineVersion('2'), '2.0.0');
+  t.is(resolveEngineVersion('3'), '3.0.0');
   t.is(resolveEngineVersion('1.0.0'), '1.0.0');
   t.is(resolveEngineVersion('2.0.0'), '2.0.0');
-  for (const unknown of ['3', '0', '1.0', '1.0.1', 'v1', '', ' 1', '01', 'latest']) t.is(resolveEngineVersion(unknown), undefined, unknown);
+  t.is(resolveEngineVersion('3.0.0'), '3.0.0');
+  for (const unknown of ['4', '0', '1.0', '1.0.1', 'v1', '', ' 1', '01', 'latest']) t.is(resolveEngineVersion(unknown), undefined, unknown);
 });
 
 test('every engine version publishes the same catalog shape: fields, states, transitions and profiles', (t) => {
   const [newest, ...older] = ENGINE_MODELS;
+  const names = (fields: readonly { name: string }[]): string[] => fields.map((f) => f.name);
   for (const engine of older) {
     for (const name of PRESET_NAMES) {
       const a = newest!.models[name];
       const b = engine.models[name];
+      // Engine 3 adds scenario_event, last; every other field keeps its name, kind and place.
+      t.deepEqual(names(a.fields), [...names(b.fields), 'scenario_event'], `${name} ${engine.version}`);
       t.deepEqual(
-        [b.fields, b.states, b.transitions, b.profiles, b.defaultProfile, b.startStates],
-        [a.fields, a.states, a.transitions, a.profiles, a.defaultProfile, a.startStates],
+        [b.fields.map((f) => [f.name, f.kind, f.decimals, f.values]), b.states, b.transitions, b.profiles, b.defaultProfile, b.startStates],
+        [a.fields.slice(0, -1).map((f) => [f.name, f.kind, f.decimals, f.values]), a.states, a.transitions, a.profiles, a.defaultProfile, a.startStates],
         `${name} ${engine.version}`,
       );
+      t.is(b.scenarioEvents, undefined, `${name} ${engine.version} has no scenarios`);
+    }
+  }
+});
+
+test('record_fields_by_engine names each engine version\'s fields; record_fields describes the newest', (t) => {
+  for (const preset of PRESETS) {
+    t.deepEqual(Object.keys(preset.record_fields_by_engine), ['3.0.0', '2.0.0', '1.0.0'], preset.name);
+    t.deepEqual(preset.record_fields_by_engine['3.0.0'], preset.record_fields.map((f) => f.name), preset.name);
+    t.deepEqual(preset.record_fields_by_engine['2.0.0'], preset.record_fields.slice(0, -1).map((f) => f.name), preset.name);
+    t.deepEqual(preset.record_fields_by_engine['1.0.0'], preset.record_fields_by_engine['2.0.0'], preset.name);
+  }
+});
+
+test('every preset lists its scenario events with a description and a measurable effect', (t) => {
+  const TYPES: Record<string, string[]> = {
+    education: ['fatigue', 'difficulty_spike', 'mastery_jump'],
+    finance: ['market_crash', 'volatility_regime', 'rally'],
+    healthcare: ['sepsis_onset', 'missed_medication', 'hypoxia'],
+    mobile_app: ['outage', 'promotion', 'churn_wave'],
+  };
+  for (const preset of PRESETS) {
+    t.deepEqual(preset.scenario_events.map((e) => e.type), TYPES[preset.name], preset.name);
+    for (const event of preset.scenario_events) {
+      t.deepEqual(Object.keys(event), ['type', 'description', 'effect'], `${preset.name}.${event.type}`);
+      t.true(event.description.length > 40 && event.effect.length > 20, `${preset.name}.${event.type}`);
     }
   }
 });
@@ -113,7 +145,7 @@ test('record_fields list sequence_id, interaction_id, state, then the preset fie
   for (const spec of SPEC) {
     const preset = PRESETS.find((p) => p.name === spec.name)!;
     const names = preset.record_fields.map((f) => f.name);
-    t.deepEqual(names, ['sequence_id', 'interaction_id', 'state', ...spec.fields], spec.name);
+    t.deepEqual(names, ['sequence_id', 'interaction_id', 'state', ...spec.fields, 'scenario_event'], spec.name);
     for (const field of preset.record_fields) {
       t.is(field.type, FIELD_TYPES[field.name]!, `${spec.name}.${field.name}`);
       t.true(field.description.length > 5, `${spec.name}.${field.name}`);

@@ -77,7 +77,7 @@ const event = (type: string, sequence: number | 'all', at_step: number, duration
 const GOLDEN_SCENARIOS: [PresetName, string, number, number, Scenario, string][] = [
   ['education', 'average', 42, 1000, { events: [event('fatigue', 2, 10, 20), event('mastery_jump', 'all', 30, 5, 2)] }, '4eacd695f37f478a58fa9d5ec5ea1ed62a3c3b6c0da3f02a814c1ad97dbaad6c'],
   ['finance', 'balanced_investor', 42, 1000, { events: [event('market_crash', 1, 50, 30), event('rally', 'all', 200, 20, 0.5)] }, 'c1d54319c036876985cc3cbe513043ad2ac98e9e634d1fe18b758dee88446e67'],
-  ['healthcare', 'chronic_condition', 42, 1000, { events: [event('sepsis_onset', 3, 5, 10), event('missed_medication', 'all', 2, 6)] }, '1317ff68720f9aab65b5f977955584aed2fae51988c6a9469598a0bdc0db00e8'],
+  ['healthcare', 'chronic_condition', 42, 1000, { events: [event('sepsis_onset', 3, 5, 10), event('missed_medication', 'all', 2, 6)] }, 'f6c6226b83012026fb813f61b759c1cd6f35b3243afbd336943e95fdd6037848'],
   ['mobile_app', 'casual_user', 42, 1000, { events: [event('outage', 'all', 10, 40, 3), event('churn_wave', 1, 300, 100)] }, 'b1781fd25f683d4738c54ba2a93b97183a205aab42e4bc3c5b33003379bd7a8f'],
 ];
 

@@ -37,12 +37,18 @@ const shapes = (count: number): { seed: number; n: number; chunkBytes: number }[
 };
 
 // Every engine the service ships: the writers print each engine's records (DECISIONS "Engine versions").
-const ENGINE_VERSIONS = ['1.0.0', '2.0.0'] as const;
+const ENGINE_VERSIONS = ['1.0.0', '2.0.0', '3.0.0'] as const;
+
+// Engine 3 runs with a scenario on every sequence, so scenario_event holds both values and nulls.
+const scenarioOf = (serviceVersion: string, preset: (typeof PRESETS)[number]) =>
+  serviceVersion === '3.0.0'
+    ? { scenario: { events: [{ type: preset.scenario_events[0]!.type, sequence: 'all' as const, at_step: 2, duration: 3, intensity: 1 }] } }
+    : {};
 
 for (const serviceVersion of ENGINE_VERSIONS) test(`engine ${serviceVersion}: JSON chunks joined are writeRecordsJson byte for byte, for every preset and any chunk size`, (t) => {
   for (const preset of PRESETS) {
     for (const { seed, n, chunkBytes } of shapes(6)) {
-      const input = { preset: preset.name, profile: preset.default_profile, seed, numInteractions: n, serviceVersion };
+      const input = { preset: preset.name, profile: preset.default_profile, seed, numInteractions: n, serviceVersion, ...scenarioOf(serviceVersion, preset) };
       const { bytes, chunks } = joined(input, 'json', chunkBytes);
       t.true(bytes.equals(writeRecordsJson(input)), `${preset.name} seed=${seed} n=${n} chunk=${chunkBytes}`);
       t.true(chunks >= 1);
@@ -54,7 +60,8 @@ for (const serviceVersion of ENGINE_VERSIONS) test(`engine ${serviceVersion}: ND
   for (const preset of PRESETS) {
     for (const profile of preset.supported_profiles) {
       for (const { seed, n, chunkBytes } of shapes(3)) {
-        const input = { preset: preset.name, profile, seed, numInteractions: n, serviceVersion };
+        const input = { preset: preset.name, profile, seed, numInteractions: n, serviceVersion, ...scenarioOf(serviceVersion, preset) };
+        const fields = preset.record_fields_by_engine[serviceVersion]!;
         // As JSON carries them: engine 2 can round a tiny negative decimal to -0, which JSON prints as 0.
         const records = JSON.parse(JSON.stringify(generateRecords(input))) as SimulationRecord[];
         const ndjson = joined(input, 'ndjson', chunkBytes).bytes.toString('utf8');
@@ -66,12 +73,13 @@ for (const serviceVersion of ENGINE_VERSIONS) test(`engine ${serviceVersion}: ND
         t.is(`[${lines.join(',')}]`, writeRecordsJson(input).toString('utf8'));
 
         const csv = parseCsv(joined(input, 'csv', chunkBytes).bytes.toString('utf8'));
-        t.deepEqual(csv.header, preset.record_fields.map((field) => field.name));
+        t.deepEqual(csv.header, fields);
         t.is(csv.rows.length, n);
         // Numbers print exactly as in the JSON: the text of every cell is the JSON text of the value.
-        const expected = records.map((record) => preset.record_fields.map((field) => {
-          const value = record[field.name];
-          return typeof value === 'string' ? value : JSON.stringify(value);
+        // A null (scenario_event outside every event) is an empty field.
+        const expected = records.map((record) => fields.map((name) => {
+          const value = record[name];
+          return value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
         }));
         t.deepEqual(csv.rows, expected, `${preset.name}/${profile} seed=${seed} n=${n}`);
       }

@@ -13,6 +13,9 @@ let key: string;
 // The tests run at once and each asks for every format at once: two accounts keep them within an
 // enterprise account's concurrent simulations.
 let secondKey: string;
+// The preset x engine tests ask for four formats each at once: one account per engine keeps each account's
+// sixteen within its plan's concurrent simulations.
+const engineKeys = new Map<string, string>();
 
 const enterpriseKey = async (): Promise<string> => {
   const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
@@ -24,6 +27,7 @@ useFileStack(
   async (started) => {
     app = started;
     [key, secondKey] = await Promise.all([enterpriseKey(), enterpriseKey()]);
+    for (const engine of ENGINES) engineKeys.set(engine.exact, await enterpriseKey());
   },
   { threads: 2 },
 );
@@ -44,11 +48,11 @@ const ndjsonRecords = (text: string): SimulationRecord[] => {
   return text.slice(0, -1).split('\n').map((line) => JSON.parse(line) as SimulationRecord);
 };
 
-/** The JSON text of every value, as the CSV must print it. */
+/** The JSON text of every value, as the CSV must print it; a null (engine 3's scenario_event) is an empty field. */
 const asCells = (records: readonly SimulationRecord[], fields: readonly string[]): string[][] =>
   records.map((record) => fields.map((field) => {
     const value = record[field];
-    return typeof value === 'string' ? value : JSON.stringify(value);
+    return value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   }));
 
 const identityHeaders = (response: SimulationResponse) => ({
@@ -63,6 +67,7 @@ const identityHeaders = (response: SimulationResponse) => ({
 const ENGINES = [
   { requested: '1', exact: '1.0.0' },
   { requested: '2', exact: '2.0.0' },
+  { requested: '3', exact: '3.0.0' },
 ] as const;
 
 const PARQUET = 'application/vnd.apache.parquet';
@@ -73,7 +78,8 @@ const PARQUET_TYPES: Readonly<Record<string, string>> = { integer: 'INT64', numb
 for (const preset of PRESETS) for (const engine of ENGINES) {
   test(`${preset.name}, engine_version "${engine.requested}": JSON, NDJSON, CSV and Parquet carry the same records, with the Simulation-* headers on each`, async (t) => {
     const body = { preset: preset.name === 'mobile_app' ? 'mobile' : preset.name, num_interactions: 300, seed: 41, engine_version: engine.requested };
-    const [json, ndjson, csv, parquet] = await Promise.all([ask(body), ask(body, 'application/x-ndjson'), ask(body, 'text/csv'), ask(body, PARQUET)]);
+    const as = engineKeys.get(engine.exact);
+    const [json, ndjson, csv, parquet] = await Promise.all([ask(body, '*/*', as), ask(body, 'application/x-ndjson', as), ask(body, 'text/csv', as), ask(body, PARQUET, as)]);
     t.is(json.body.metadata.service_version, engine.exact);
     // The engine that ran is the one asked for: its own bytes, as the engine prints them in one thread.
     const input = { preset: preset.name, profile: preset.default_profile, seed: 41, numInteractions: 300, serviceVersion: engine.exact };
@@ -91,7 +97,8 @@ for (const preset of PRESETS) for (const engine of ENGINES) {
     const records = json.body.data as SimulationRecord[];
     t.is(records.length, 300);
     t.deepEqual(ndjsonRecords(ndjson.text), records);
-    const fields = preset.record_fields.map((field) => field.name);
+    // The CSV header is the fields of the engine that ran (engine 3 adds scenario_event, last).
+    const fields = preset.record_fields_by_engine[engine.exact]!;
     const table = parseCsv(csv.text);
     t.deepEqual(table.header, fields);
     t.deepEqual(table.rows, asCells(records, fields));
@@ -102,8 +109,7 @@ for (const preset of PRESETS) for (const engine of ENGINES) {
     const file = await readParquet(parquet.bytes);
     // record_fields_by_engine names each engine's fields; their types are the newest engine's (a field
     // keeps its type across engines).
-    const names = preset.record_fields_by_engine[engine.exact] ?? [];
-    const fieldsOfEngine = names.map((name) => preset.record_fields.find((field) => field.name === name)!);
+    const fieldsOfEngine = fields.map((name) => preset.record_fields.find((field) => field.name === name)!);
     t.deepEqual(file.columns.map((column) => column.name), fieldsOfEngine.map((field) => field.name));
     t.deepEqual(file.columns.map((column) => column.type), fieldsOfEngine.map((field) => PARQUET_TYPES[field.type]));
     t.deepEqual(file.records, records);

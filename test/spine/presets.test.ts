@@ -96,9 +96,37 @@ test('preset names are case-sensitive: FINANCE is not a preset', async (t) => {
 
 test('GET /v1/presets and /v1/presets/{preset} list the engine versions that serve each preset, newest first', async (t) => {
   const presets = (await (await fetch(`${app.url}/v1/presets`)).json()) as (PresetBody & { engine_versions: string[] })[];
-  for (const preset of presets) t.deepEqual(preset.engine_versions, ['2.0.0', '1.0.0'], preset.name);
+  for (const preset of presets) t.deepEqual(preset.engine_versions, ['3.0.0', '2.0.0', '1.0.0'], preset.name);
   const mobile = (await (await fetch(`${app.url}/v1/presets/mobile`)).json()) as { engine_versions: string[] };
-  t.deepEqual(mobile.engine_versions, ['2.0.0', '1.0.0']);
+  t.deepEqual(mobile.engine_versions, ['3.0.0', '2.0.0', '1.0.0']);
+});
+
+// DECISIONS "Engine 3": the catalog's scenario events (at least the twelve of its table) and each engine's fields.
+const SCENARIO_EVENTS = {
+  education: ['fatigue', 'difficulty_spike', 'mastery_jump'],
+  finance: ['market_crash', 'volatility_regime', 'rally'],
+  healthcare: ['sepsis_onset', 'missed_medication', 'hypoxia'],
+  mobile_app: ['outage', 'promotion', 'churn_wave'],
+} as const;
+
+test('GET /v1/presets lists each preset\'s scenario_events and record_fields_by_engine; record_fields are the newest engine\'s', async (t) => {
+  const presets = (await (await fetch(`${app.url}/v1/presets`)).json()) as (PresetBody & {
+    record_fields: { name: string; type: string }[];
+    scenario_events: { type: string; description: string; effect: string }[];
+    record_fields_by_engine: Record<string, string[]>;
+  })[];
+  for (const preset of presets) {
+    const name = preset.name as keyof typeof SCENARIO_EVENTS;
+    t.deepEqual(preset.scenario_events.map((e) => e.type), [...SCENARIO_EVENTS[name]], name);
+    for (const event of preset.scenario_events) {
+      t.deepEqual(Object.keys(event), ['type', 'description', 'effect']);
+      t.true(event.description.length > 40 && event.effect.length > 20, `${name}.${event.type}`);
+    }
+    const fields = preset.record_fields.map((f) => f.name);
+    t.is(fields.at(-1), 'scenario_event', name);
+    t.deepEqual(preset.record_fields.at(-1)!.type, 'string');
+    t.deepEqual(preset.record_fields_by_engine, { '3.0.0': fields, '2.0.0': fields.slice(0, -1), '1.0.0': fields.slice(0, -1) }, name);
+  }
 });
 
 interface FidelityBody {
@@ -116,7 +144,7 @@ test('GET /v1/presets/{preset}/fidelity is public and reports every profile\'s f
     const body = (await response.json()) as FidelityBody;
     t.deepEqual(Object.keys(body), ['preset', 'service_version', 'sample', 'facts']);
     t.is(body.preset, name);
-    t.is(body.service_version, '2.0.0');
+    t.is(body.service_version, '3.0.0');
     t.deepEqual(body.sample.map((s) => s.profile), [...EXPECTED[name].supported_profiles]);
     for (const sample of body.sample) {
       t.true(Number.isInteger(sample.seed));
@@ -131,6 +159,33 @@ test('GET /v1/presets/{preset}/fidelity is public and reports every profile\'s f
   }
   const finance = (await (await fetch(`${app.url}/v1/presets/finance/fidelity`)).json()) as FidelityBody;
   t.true(finance.facts.some((f) => f.name === 'volatility_clustering_lag_20' && f.target === '≥ 0.05'));
+  // Engine 3's calibrated facts and one fact (or more) per scenario event type, for every profile.
+  t.true(finance.facts.some((f) => f.name === 'calibrated_abs_autocorrelation_lag_100' && f.target === '≥ 0.04'));
+  for (const type of SCENARIO_EVENTS.finance) t.true(finance.facts.some((f) => f.name.startsWith(`scenario_${type}_`)), type);
+});
+
+test('GET /v1/presets/{preset}/fidelity?engine_version= serves any kept engine\'s report, a major or an exact version', async (t) => {
+  for (const [requested, exact] of [['1', '1.0.0'], ['2.0.0', '2.0.0'], ['2', '2.0.0'], ['3', '3.0.0'], ['3.0.0', '3.0.0']] as const) {
+    const response = await fetch(`${app.url}/v1/presets/healthcare/fidelity?engine_version=${requested}`);
+    t.is(response.status, 200, requested);
+    const body = (await response.json()) as FidelityBody;
+    t.is(body.service_version, exact, requested);
+    // Engine 3 adds facts; engines 1 and 2 measure the same (engine 1 predates them, so not all hold).
+    t.is(body.facts.some((f) => f.name === 'calibrated_chronic_adherence'), exact === '3.0.0', requested);
+  }
+  const two = (await (await fetch(`${app.url}/v1/presets/finance/fidelity?engine_version=2`)).json()) as FidelityBody;
+  t.true(two.facts.every((f) => f.holds));
+  t.false(two.facts.some((f) => f.name.startsWith('scenario_')));
+});
+
+test('GET /v1/presets/{preset}/fidelity refuses an unknown engine_version or query parameter with 422 validation_failed', async (t) => {
+  for (const query of ['engine_version=4', 'engine_version=1.0', 'engine_version=latest', 'engine_version=', 'version=2']) {
+    const response = await fetch(`${app.url}/v1/presets/finance/fidelity?${query}`);
+    t.is(response.status, 422, query);
+    const body = (await response.json()) as { error: { details: { code: string; issues: { path: string }[] } } };
+    t.is(body.error.details.code, 'validation_failed', query);
+    t.true(body.error.details.issues.length > 0, query);
+  }
 });
 
 test('GET /v1/presets/{preset}/fidelity accepts the alias and refuses an unknown preset with 404 preset_not_found', async (t) => {

@@ -12,4 +12,6 @@ export const presentPreset = (preset: PresetDefinition): PresetResponse => ({
   record_fields: preset.record_fields.map((field) => ({ ...field })),
   state_transitions: Object.fromEntries(Object.entries(preset.state_transitions).map(([state, next]) => [state, [...next]])),
   engine_versions: [...preset.engine_versions],
+  scenario_events: preset.scenario_events.map((event) => ({ ...event })),
+  record_fields_by_engine: Object.fromEntries(Object.entries(preset.record_fields_by_engine).map(([version, names]) => [version, [...names]])),
 });

@@ -6,6 +6,9 @@ import { financeFacts } from './financeFacts.ts';
 import { healthcareFacts } from './healthcareFacts.ts';
 import { mobileAppFacts } from './mobileAppFacts.ts';
 import { sampleColumns } from './sampleColumns.ts';
+import { financeCalibratedFacts, healthcareCalibratedFacts } from './calibratedFacts.ts';
+import { scenarioFacts } from './scenarioFacts.ts';
+import { engineModels } from '../engineVersions.ts';
 
 /** GET /v1/presets/{preset}/fidelity. */
 export interface FidelityReport {
@@ -26,6 +29,11 @@ const PRESET_FACTS: Readonly<Record<PresetName, PresetFacts>> = {
   mobile_app: mobileAppFacts,
 };
 
+const CALIBRATED_FACTS: Partial<Record<PresetName, PresetFacts>> = {
+  finance: financeCalibratedFacts,
+  healthcare: healthcareCalibratedFacts,
+};
+
 /** Measures a preset's stylized facts on one fixed-seed sample per profile of the given engine version. */
 export function measureFidelity(preset: PresetName, serviceVersion: string): FidelityReport {
   const definition = PRESETS.find((p) => p.name === preset)!;
@@ -36,7 +44,14 @@ export function measureFidelity(preset: PresetName, serviceVersion: string): Fid
   }));
   const samples = sample.map(({ profile, seed, num_interactions }) => ({
     profile,
+    seed,
+    num_interactions,
     columns: sampleColumns({ preset, profile, seed, numInteractions: num_interactions, serviceVersion }),
   }));
-  return { preset, service_version: serviceVersion, sample, facts: PRESET_FACTS[preset](samples) };
+  const facts = PRESET_FACTS[preset](samples);
+  // Engine 3 on (the engines that play scenarios): the calibrated facts, then one per event type.
+  if (engineModels(serviceVersion)?.[preset].scenarioEvents !== undefined) {
+    facts.push(...(CALIBRATED_FACTS[preset]?.(samples) ?? []), ...scenarioFacts(preset, serviceVersion, samples));
+  }
+  return { preset, service_version: serviceVersion, sample, facts };
 }

@@ -53,12 +53,13 @@ const MISSED_MEDICATION = 1;
 const HYPOXIA = 2;
 // Sepsis (Singer et al. 2016, Sepsis-3; SIRS criteria, Bone et al. 1992): tachycardia, fever, falling
 // pressure and saturation together, and organ dysfunction escalating the patient one state a round
-// toward Critical. Offsets of the vitals' targets per unit of intensity.
-const SEPSIS_HEART_RATE = 28;
-const SEPSIS_TEMPERATURE = 1.8;
-const SEPSIS_SPO2 = -3.5;
-const SEPSIS_SYSTOLIC = -22;
-const SEPSIS_DIASTOLIC = -12;
+// toward Critical. Offsets of the vitals' targets per unit of intensity, beyond the Critical state's own
+// septic-shock-like values (so a patient already Critical still worsens).
+const SEPSIS_HEART_RATE = 20;
+const SEPSIS_TEMPERATURE = 1.2;
+const SEPSIS_SPO2 = -2.5;
+const SEPSIS_SYSTOLIC = -18;
+const SEPSIS_DIASTOLIC = -10;
 // Missed antihypertensive doses: pressure and heart rate rebound (Burnier & Egan 2019), and more flares.
 const MISSED_SYSTOLIC = 12;
 const MISSED_DIASTOLIC = 6;
@@ -72,8 +73,9 @@ const SCENARIO_EVENTS: readonly ScenarioEventType[] = [
   {
     type: 'sepsis_onset',
     description:
-      'Onset of sepsis (SIRS / Sepsis-3 picture): heart rate up ~28 bpm, temperature up ~1.8 °C, SpO2 down ' +
-      '~3.5 points and blood pressure falling (x intensity), the patient escalating one state per round to Critical.',
+      'Onset of sepsis (SIRS / Sepsis-3 picture): the patient escalates one state per round to Critical ' +
+      '(tachycardic, febrile, hypotensive, desaturating) and beyond it heart rate rises a further 20 bpm, ' +
+      'temperature 1.2 °C, SpO2 falls 2.5 points and systolic pressure 18 mmHg (x intensity).',
     effect: 'mean heart_rate ≥ 15 bpm higher, mean spo2 ≥ 2 lower, mean temperature_c ≥ 1.0 higher; Critical reached',
   },
   {

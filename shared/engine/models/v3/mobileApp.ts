@@ -45,8 +45,6 @@ const MAX_CRASH_PROBABILITY = 0.97;
 const PROMOTION_PURCHASE = 0.08;
 // A churn wave (a competitor's launch, a price rise): users end their sessions and step toward Churned
 // at every session boundary with probability min(1, intensity).
-const STATES = mobileApp2.states;
-const ENGAGED = STATES.indexOf('Engaged');
 
 const SCENARIO_EVENTS: readonly ScenarioEventType[] = [
   {
