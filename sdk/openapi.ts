@@ -86,7 +86,7 @@ export interface paths {
         };
         /**
          * The preset's stylized facts, measured
-         * @description The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of the newest engine, and whether it holds. Measured once per engine version, not per request.
+         * @description The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of an engine version (the newest unless `engine_version` names another kept one), and whether it holds. Engine 3 adds calibrated facts (long-memory volatility, the leverage curve, chronic adherence) and one fact per scenario event type, measured on matched pairs. Measured once per engine version, not per request.
          */
         get: operations["getPresetFidelity"];
         put?: never;
@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Run a simulation
-         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.
+         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.
          */
         post: operations["runSimulation"];
         delete?: never;
@@ -147,7 +147,7 @@ export interface paths {
         };
         /**
          * A completed run's records, again
-         * @description Runs the recorded inputs again on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (the engine runs once per run, format and coding to learn it, then never again for it). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.
+         * @description Runs the recorded inputs again (its `scenario` included) on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (the engine runs once per run, format and coding to learn it, then never again for it). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.
          */
         get: operations["replaySimulation"];
         put?: never;
@@ -487,6 +487,19 @@ export interface components {
             };
             /** @description The engine versions (service_version) that can serve this preset, newest first. */
             engine_versions: string[];
+            /** @description The scenario events engine 3 and later play for this preset (`scenario.events[].type`). */
+            scenario_events: {
+                /** @description The event type, the value of a scenario event's `type` and of records' `scenario_event`. */
+                type: string;
+                /** @description What the event is and how the engine models it. */
+                description: string;
+                /** @description The measurable effect inside the event's window against the same run without it. */
+                effect: string;
+            }[];
+            /** @description Each engine version's record field names, in emission order; `record_fields` describes the newest. */
+            record_fields_by_engine: {
+                [key: string]: string[];
+            };
         }[];
         Preset: {
             name: string;
@@ -507,10 +520,23 @@ export interface components {
             };
             /** @description The engine versions (service_version) that can serve this preset, newest first. */
             engine_versions: string[];
+            /** @description The scenario events engine 3 and later play for this preset (`scenario.events[].type`). */
+            scenario_events: {
+                /** @description The event type, the value of a scenario event's `type` and of records' `scenario_event`. */
+                type: string;
+                /** @description What the event is and how the engine models it. */
+                description: string;
+                /** @description The measurable effect inside the event's window against the same run without it. */
+                effect: string;
+            }[];
+            /** @description Each engine version's record field names, in emission order; `record_fields` describes the newest. */
+            record_fields_by_engine: {
+                [key: string]: string[];
+            };
         };
         PresetFidelity: {
             preset: string;
-            /** @description The engine version the facts were measured on: the newest. */
+            /** @description The engine version the facts were measured on: the one asked for with `engine_version`, else the newest. */
             service_version: string;
             /** @description The fixed-seed sample measured for each profile. */
             sample: {
@@ -1131,7 +1157,10 @@ export interface operations {
     };
     getPresetFidelity: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The engine whose report to serve: a major ("2") or an exact version of the preset's `engine_versions`; the newest when absent. */
+                engine_version?: string;
+            };
             header?: never;
             path: {
                 /** @description A preset name (`education`, `finance`, `healthcare`, `mobile_app`) or an alias (`mobile`). */
@@ -1153,6 +1182,16 @@ export interface operations {
             };
             /** @description `preset_not_found`: no preset has that name. */
             404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: `engine_version` names no engine the preset has, or the query has an unknown parameter. */
+            422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -66,3 +66,27 @@ test('Parquet records, once the body is whole, are the JSON records of the same 
     t.deepEqual(await collect(parseRecordStream('parquet', cut())), json, `chunks of ${size}`);
   }
 });
+
+test("engine 3's scenario_event reads back the same from every format: a type, or null (an empty CSV field, a Parquet null)", async (t) => {
+  const input = {
+    preset: 'finance',
+    profile: 'balanced_investor',
+    seed: 9,
+    numInteractions: 80,
+    serviceVersion: '3.0.0',
+    scenario: { events: [{ type: 'market_crash', sequence: 1, at_step: 20, duration: 10, intensity: 1 }] },
+  } as const;
+  const json = JSON.parse(writeRecordsJson(input).toString('utf8')) as SimulationRecord[];
+  t.deepEqual(json.filter((record) => record.scenario_event === 'market_crash').length, 10);
+  t.true(json.some((record) => record.scenario_event === null));
+  const header = Object.keys(json[0] ?? {});
+  const csv = [header.join(','), ...json.map((record) => header.map((name) => (record[name] === null ? '' : String(record[name]))).join(','))]
+    .map((line) => `${line}\r\n`)
+    .join('');
+  t.deepEqual(await collect(parseRecordStream('csv', chunked(csv, 97))), json);
+  const parquet = Buffer.concat([...writeParquetChunks(input, { chunkBytes: Number.POSITIVE_INFINITY })]);
+  const whole = async function* (): AsyncGenerator<Uint8Array> {
+    yield parquet;
+  };
+  t.deepEqual(await collect(parseRecordStream('parquet', whole())), json);
+});

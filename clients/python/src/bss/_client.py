@@ -17,7 +17,7 @@ from ._keys import ApiKeys
 from ._records import RecordStream
 from ._results import Download, SimulationResult
 from ._transport import Response, RetryNotice, Transport
-from .types import Account, Preset, PresetFidelity, Run, RunList, Usage
+from .types import Account, Preset, PresetFidelity, Run, RunList, ScenarioRequest, Usage
 
 __all__ = ["DEFAULT_API_URL", "Client"]
 
@@ -113,14 +113,14 @@ class Client:
         profile: str | None = None,
         seed: int | None = None,
         engine_version: str | int | None = None,
-        scenario: Mapping[str, Any] | None = None,
+        scenario: ScenarioRequest | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> SimulationResult:
         """Runs a simulation of ``n`` interactions and returns its records and metadata.
 
         Always sent with an ``Idempotency-Key`` (a fresh UUID unless given), so a retry never runs twice.
         ``scenario`` (engine 3) is passed as given: ``{"events": [{"type", "sequence", "at_step",
-        "duration", "intensity"}]}``.
+        "duration", "intensity"}]}``; the result's ``.scenario`` is the service's echo of it.
         """
         request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
         response = self._post_simulation(request, "json")
@@ -150,7 +150,7 @@ class Client:
         profile: str | None = None,
         seed: int | None = None,
         engine_version: str | int | None = None,
-        scenario: Mapping[str, Any] | None = None,
+        scenario: ScenarioRequest | Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
     ) -> RecordStream:
         """Runs a simulation and streams its records (NDJSON) one at a time, without holding the run.
@@ -245,7 +245,7 @@ class _SimulationRequest:
     profile: str | None
     seed: int | None
     engine_version: str | int | None
-    scenario: Mapping[str, Any] | None
+    scenario: ScenarioRequest | Mapping[str, Any] | None
     idempotency_key: str | None
 
     def body(self) -> dict[str, Any]:

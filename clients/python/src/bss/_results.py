@@ -13,7 +13,7 @@ from ._records import Record
 if TYPE_CHECKING:
     import pandas
 
-    from .types import SimulationMetadata
+    from .types import Scenario, SimulationMetadata
 
 __all__ = ["Download", "SimulationResult"]
 
@@ -32,8 +32,8 @@ class SimulationResult:
     num_interactions: int
     records: list[Record] = field(repr=False)
     metadata: SimulationMetadata
-    scenario: dict[str, Any] | None
-    """The scenario the run was given (engine 3), as the service echoes it; None without one."""
+    scenario: Scenario | None
+    """The scenario the run was given (engine 3), as the service echoes it (intensity filled in); None without one."""
     replayed: bool
     """True when the service answered a repeated Idempotency-Key with the first run's answer."""
     request_id: str | None
