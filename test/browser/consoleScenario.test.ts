@@ -171,8 +171,12 @@ test.serial('a market crash on sequence 1: its window hatched on the chart and h
   await page.locator('#sim-result-title', { hasText: 'shown again' }).waitFor({ timeout: 30_000 });
   await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
   t.is(await page.locator('#sim-table tbody tr.is-scenario-event').count(), inWindow.length);
-  await page.getByRole('button', { name: 'Run the counterfactual' }).click();
+  // By keyboard this time: the focus stays on the button, and a screen reader hears that the line is drawn.
+  await page.getByRole('button', { name: 'Run the counterfactual' }).focus();
+  await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Hide the counterfactual' }).waitFor({ timeout: 30_000 });
+  t.is(await focusedId(page), 'sim-counterfactual');
+  await page.locator('#page-status', { hasText: 'The counterfactual is drawn under the run, dashed.' }).waitFor();
   t.deepEqual((await page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label').allTextContents()).slice(1, 3), ['With scenario', 'Counterfactual']);
   await shoot(t, page, '04-history-counterfactual');
 

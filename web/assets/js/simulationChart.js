@@ -46,7 +46,7 @@ const describeScenario = (records, spec, windows, counterfactual) => {
     );
   }
   if (counterfactual !== null) {
-    parts.push('Dashed grey: the counterfactual, the same run without the scenario.');
+    parts.push('Dashed grey: the counterfactual, the same run without the scenario, at each record of the same sequence and step.');
     const field = spec.panels[0].fields[0];
     let withSum = 0;
     let withoutSum = 0;
@@ -198,7 +198,8 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
           dash: [6 * devicePixelRatio, 4 * devicePixelRatio],
           points: { show: false },
           gaps: sequenceGaps(starts),
-          value: (u, value) => (value === null || value === undefined ? '--' : format(value)),
+          // An event that ends a subject early (or late) leaves places the other run does not have.
+          value: (u, value) => (value === null || value === undefined ? 'none here' : format(value)),
         })),
         ...panel.fields.map((field, index) => ({
           label: counterfactual === null ? fieldLabel(field) : panel.fields.length === 1 ? 'With scenario' : `${fieldLabel(field)}, with scenario`,
