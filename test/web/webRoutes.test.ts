@@ -132,7 +132,7 @@ test('every relative module import between the console scripts resolves to a ser
       queue.push(new URL((match[1] ?? match[2]) as string, `http://host${url}`).pathname);
     }
   }
-  for (const module of ['simulationChart.js', 'usageChart.js', 'chartPlugins.js', 'usageDailyPanel.js', 'gettingStarted.js', 'plansPanel.js']) {
+  for (const module of ['simulationChart.js', 'usageChart.js', 'chartPlugins.js', 'usageDailyPanel.js', 'gettingStarted.js', 'plansPanel.js', 'scenarioEditor.js', 'scenarioBands.js', 'counterfactual.js', 'counterfactualPanel.js', 'recordsTable.js']) {
     t.true([...seen].some((url) => url.endsWith(`/js/${module}`)), module);
   }
   t.true([...seen].some((url) => url.endsWith('/vendor/uPlot.esm.js')));

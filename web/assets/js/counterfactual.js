@@ -5,14 +5,21 @@
 /** The run's scenario as the result (or a history Run) echoes it, or null. */
 export const scenarioOf = (run) => (Array.isArray(run?.scenario?.events) && run.scenario.events.length > 0 ? run.scenario : null);
 
-/** The request for a result's counterfactual: its own inputs, its exact engine, and no scenario. */
-export const counterfactualRequest = (result) => ({
+/** The request that makes the result's records again: its inputs, its exact engine and its scenario. */
+export const runRequest = (result) => ({
   preset: result.preset,
   profile: result.profile,
   seed: result.seed,
   num_interactions: result.num_interactions,
-  engine_version: result.metadata.service_version,
+  ...(result.metadata?.service_version === undefined ? {} : { engine_version: result.metadata.service_version }),
+  ...(scenarioOf(result) === null ? {} : { scenario: result.scenario }),
 });
+
+/** The request for a result's counterfactual: the same run, and no scenario. */
+export const counterfactualRequest = (result) => {
+  const { scenario, ...request } = runRequest(result);
+  return request;
+};
 
 /** Each record's place as "sequence:step" (1-based within its sequence). */
 const placesOf = (records) => {

@@ -7,6 +7,20 @@ const EVENT_ROWS = 100;
 // Records shown before and after each event window, so the change at its edges can be read.
 const CONTEXT = 2;
 
+/** Columns in the catalog's order for the run's engine, then anything else the records carry. */
+export const columnsOf = (preset, records, engine) => {
+  const byEngine = preset?.record_fields_by_engine?.[engine];
+  const listed = Array.isArray(byEngine) ? [...byEngine] : (preset?.record_fields ?? []).map((field) => field.name);
+  const seen = new Set(listed);
+  for (const name of Object.keys(records[0] ?? {})) {
+    if (!seen.has(name)) {
+      listed.push(name);
+      seen.add(name);
+    }
+  }
+  return listed;
+};
+
 /** Indexes of the records in event windows and their context, in order, at most EVENT_ROWS. */
 const aroundEvents = (records) => {
   const chosen = new Set();

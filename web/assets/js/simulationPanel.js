@@ -4,38 +4,14 @@ import { explainApiError } from './explainError.js';
 import { formatDuration, formatInteger, humanize, plural } from './format.js';
 import { downloadRun, downloadText } from './exportRecords.js';
 import { renderFidelityFacts } from './fidelityFacts.js';
-import { renderRecordsTable } from './recordsTable.js';
+import { columnsOf, renderRecordsTable } from './recordsTable.js';
 import { setUpScenarioEditor } from './scenarioEditor.js';
-import { scenarioOf } from './counterfactual.js';
+import { runRequest, scenarioOf } from './counterfactual.js';
 import { setUpCounterfactual } from './counterfactualPanel.js';
 
 const SEED_MAX = 4_294_967_295;
 
 const option = (value, text, { selected = false, disabled = false } = {}) => el('option', { value, text, selected, disabled });
-
-/** Columns in the catalog's order for the run's engine, then anything else the records carry. */
-const fieldsOf = (preset, records, engine) => {
-  const byEngine = preset?.record_fields_by_engine?.[engine];
-  const listed = Array.isArray(byEngine) ? [...byEngine] : (preset?.record_fields ?? []).map((field) => field.name);
-  const seen = new Set(listed);
-  for (const name of Object.keys(records[0] ?? {})) {
-    if (!seen.has(name)) {
-      listed.push(name);
-      seen.add(name);
-    }
-  }
-  return listed;
-};
-
-/** The request that makes the result's records again: its inputs, its exact engine and its scenario. */
-const runOf = (result) => ({
-  preset: result.preset,
-  profile: result.profile,
-  seed: result.seed,
-  num_interactions: result.num_interactions,
-  ...(result.metadata?.service_version === undefined ? {} : { engine_version: result.metadata.service_version }),
-  ...(scenarioOf(result) === null ? {} : { scenario: result.scenario }),
-});
 
 const parseWhole = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
 
@@ -192,7 +168,7 @@ export const setUpSimulation = ({ onFinished }) => {
     const preset = presets.get(result.preset);
     const records = Array.isArray(result.data) ? result.data : [];
     const engine = result.metadata?.service_version ?? 'unknown';
-    const fields = fieldsOf(preset, records, engine);
+    const fields = columnsOf(preset, records, engine);
     latest = { result, fields };
     counterfactual.setResult(result);
     resultBox.hidden = false;
@@ -203,7 +179,7 @@ export const setUpSimulation = ({ onFinished }) => {
     byId('sim-repro').textContent = result.metadata?.reproducible
       ? `Reproducible: preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. The same values give the same records.`
       : `Preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. This run is not marked reproducible.`;
-    byId('sim-request').textContent = `POST /v1/simulations\n${JSON.stringify(runOf(result), null, 2)}`;
+    byId('sim-request').textContent = `POST /v1/simulations\n${JSON.stringify(runRequest(result), null, 2)}`;
     renderRecordsTable(records, fields, tableRows.value);
     await Promise.all([renderChart(result, preset), renderFidelityFacts(byId('sim-fidelity'), result)]);
   };
@@ -235,7 +211,7 @@ export const setUpSimulation = ({ onFinished }) => {
       return;
     }
     try {
-      await downloadRun(runOf(latest.result), accept, `${baseName()}.${extension}`);
+      await downloadRun(runRequest(latest.result), accept, `${baseName()}.${extension}`);
     } catch (error) {
       showText(problem, explainApiError(error));
     }
