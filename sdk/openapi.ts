@@ -86,7 +86,7 @@ export interface paths {
         };
         /**
          * The preset's stylized facts, measured
-         * @description The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of the newest engine, and whether it holds. Measured once per engine version, not per request.
+         * @description The facts a domain expert expects of the preset's data (heavy tails and volatility clustering in finance, log-normal response times in education, bounded autocorrelated vitals in healthcare, heavy-tailed sessions and zero-inflated revenue in mobile_app), each with its target, the value measured on fixed-seed samples of at least 100,000 interactions per profile of an engine version (the newest unless `engine_version` names another kept one), and whether it holds. Engine 3 adds calibrated facts (long-memory volatility, the leverage curve, chronic adherence) and one fact per scenario event type, measured on matched pairs. Measured once per engine version, not per request.
          */
         get: operations["getPresetFidelity"];
         put?: never;
@@ -487,6 +487,19 @@ export interface components {
             };
             /** @description The engine versions (service_version) that can serve this preset, newest first. */
             engine_versions: string[];
+            /** @description The scenario events engine 3 and later play for this preset (`scenario.events[].type`). */
+            scenario_events: {
+                /** @description The event type, the value of a scenario event's `type` and of records' `scenario_event`. */
+                type: string;
+                /** @description What the event is and how the engine models it. */
+                description: string;
+                /** @description The measurable effect inside the event's window against the same run without it. */
+                effect: string;
+            }[];
+            /** @description Each engine version's record field names, in emission order; `record_fields` describes the newest. */
+            record_fields_by_engine: {
+                [key: string]: string[];
+            };
         }[];
         Preset: {
             name: string;
@@ -507,10 +520,23 @@ export interface components {
             };
             /** @description The engine versions (service_version) that can serve this preset, newest first. */
             engine_versions: string[];
+            /** @description The scenario events engine 3 and later play for this preset (`scenario.events[].type`). */
+            scenario_events: {
+                /** @description The event type, the value of a scenario event's `type` and of records' `scenario_event`. */
+                type: string;
+                /** @description What the event is and how the engine models it. */
+                description: string;
+                /** @description The measurable effect inside the event's window against the same run without it. */
+                effect: string;
+            }[];
+            /** @description Each engine version's record field names, in emission order; `record_fields` describes the newest. */
+            record_fields_by_engine: {
+                [key: string]: string[];
+            };
         };
         PresetFidelity: {
             preset: string;
-            /** @description The engine version the facts were measured on: the newest. */
+            /** @description The engine version the facts were measured on: the one asked for with `engine_version`, else the newest. */
             service_version: string;
             /** @description The fixed-seed sample measured for each profile. */
             sample: {
@@ -550,7 +576,7 @@ export interface components {
             num_interactions: number;
             seed: number;
             data: {
-                [key: string]: number | string;
+                [key: string]: number | string | null;
             }[];
             metadata: {
                 service_version: string;
@@ -1055,7 +1081,10 @@ export interface operations {
     };
     getPresetFidelity: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The engine whose report to serve: a major ("2") or an exact version of the preset's `engine_versions`; the newest when absent. */
+                engine_version?: string;
+            };
             header?: never;
             path: {
                 /** @description A preset name (`education`, `finance`, `healthcare`, `mobile_app`) or an alias (`mobile`). */
@@ -1077,6 +1106,16 @@ export interface operations {
             };
             /** @description `preset_not_found`: no preset has that name. */
             404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: `engine_version` names no engine the preset has, or the query has an unknown parameter. */
+            422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;

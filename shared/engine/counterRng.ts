@@ -6,7 +6,7 @@
 // arithmetic (Math.imul, shifts, xor), so every V8 process and thread produces the same bits.
 
 /** murmur3's fmix32 finaliser: a bijection of 32-bit words with full avalanche. */
-export function fmix32(input: number): number {
+function fmix32(input: number): number {
   let h = input;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

@@ -55,7 +55,8 @@ export const simulationRequestSchema = z
     return { preset, profile: body.profile ?? preset.default_profile, seed: body.seed, numInteractions: body.num_interactions, serviceVersion };
   });
 
-const recordSchema = z.record(z.string(), z.union([z.number(), z.string()]));
+// Engine 3's `scenario_event` is null outside an event.
+const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null()]));
 
 /** The Simulation result, as the worker writes it (the API sends those bytes without parsing them). */
 export const simulationResultSchema = z.strictObject({

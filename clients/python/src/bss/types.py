@@ -39,6 +39,7 @@ __all__ = [
     "Preset",
     "PresetFidelity",
     "PresetList",
+    "PresetScenarioEventsItem",
     "ReadinessStatus",
     "RecordField",
     "RollApiKeyRequest",
@@ -97,6 +98,15 @@ class RecordField(TypedDict):
     description: str
 
 
+class PresetScenarioEventsItem(TypedDict):
+    type: str
+    """The event type, the value of a scenario event's `type` and of records' `scenario_event`."""
+    description: str
+    """What the event is and how the engine models it."""
+    effect: str
+    """The measurable effect inside the event's window against the same run without it."""
+
+
 class Preset(TypedDict):
     name: str
     description: str
@@ -109,6 +119,10 @@ class Preset(TypedDict):
     state_transitions: dict[str, list[str]]
     engine_versions: list[str]
     """The engine versions (service_version) that can serve this preset, newest first."""
+    scenario_events: list[PresetScenarioEventsItem]
+    """The scenario events engine 3 and later play for this preset (`scenario.events[].type`)."""
+    record_fields_by_engine: dict[str, list[str]]
+    """Each engine version's record field names, in emission order; `record_fields` describes the newest."""
 
 
 class FidelitySample(TypedDict):
@@ -131,7 +145,7 @@ class FidelityFact(TypedDict):
 class PresetFidelity(TypedDict):
     preset: str
     service_version: str
-    """The engine version the facts were measured on: the newest."""
+    """The engine version the facts were measured on: the one asked for with `engine_version`, else the newest."""
     sample: list[FidelitySample]
     """The fixed-seed sample measured for each profile."""
     facts: list[FidelityFact]
@@ -166,7 +180,7 @@ class SimulationResult(TypedDict):
     profile: str
     num_interactions: int
     seed: int
-    data: list[dict[str, float | str]]
+    data: list[dict[str, float | str | None]]
     metadata: SimulationMetadata
 
 
