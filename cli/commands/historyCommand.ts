@@ -20,7 +20,7 @@ export const historyCommand = (context: CliContext): Command =>
       }
       context.stdout.write(
         formatTable(
-          ['CREATED', 'SIMULATION ID', 'PRESET', 'PROFILE', 'SEED', 'INTERACTIONS', 'STATUS', 'COMPUTE MS', 'ENGINE'],
+          ['CREATED', 'SIMULATION ID', 'PRESET', 'PROFILE', 'SEED', 'INTERACTIONS', 'STATUS', 'COMPUTE MS', 'ENGINE', 'SCENARIO'],
           page.data.map((run) => [
             formatTime(run.created_at),
             run.simulation_id,
@@ -31,6 +31,8 @@ export const historyCommand = (context: CliContext): Command =>
             run.status,
             run.compute_ms === null ? '-' : String(run.compute_ms),
             run.service_version,
+            // The event types, in the scenario's order; the whole scenario is in --json.
+            run.scenario === null ? '-' : run.scenario.events.map((event) => event.type).join('+'),
           ]),
         ),
       );

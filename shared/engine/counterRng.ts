@@ -1,12 +1,13 @@
 // A counter-based generator in the spirit of Random123 (Salmon et al. 2011): every draw is a hash of
-// (run key, purpose, sequence, step, draw number), with nothing carried from one step to the next. So a
-// subject's step draws the same numbers whatever happened before it, in its own sequence or any other:
-// an event changes what it targets and nothing else, and a targeted sequence realigns with its
-// counterfactual once the event ends (DECISIONS "Engine 3", matched counterfactuals). Only 32-bit integer
-// arithmetic (Math.imul, shifts, xor), so every V8 process and thread produces the same bits.
+// (run key, sequence, step, slot), with nothing carried from one draw to the next. So a subject's step
+// draws the same numbers whatever happened before it, in its own sequence or any other, and whichever of
+// its draws a branch uses: an event changes what it targets and nothing else, and a targeted sequence
+// realigns with its counterfactual once the event ends (DECISIONS "Engine 3", matched counterfactuals).
+// Only 32-bit integer arithmetic (Math.imul, shifts, xor) and Math.log/sqrt, so every V8 process and
+// thread produces the same bits.
 
 /** murmur3's fmix32 finaliser: a bijection of 32-bit words with full avalanche. */
-export function fmix32(input: number): number {
+function fmix32(input: number): number {
   let h = input;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -16,82 +17,85 @@ export function fmix32(input: number): number {
   return h;
 }
 
+// Acklam's rational approximation of the standard normal quantile (relative error < 1.2e-9): a normal
+// from one uniform, with no rejection loop, so each normal has a slot of its own.
+const A1 = -3.969683028665376e1;
+const A2 = 2.209460984245205e2;
+const A3 = -2.759285104469687e2;
+const A4 = 1.38357751867269e2;
+const A5 = -3.066479806614716e1;
+const A6 = 2.506628277459239;
+const B1 = -5.447609879822406e1;
+const B2 = 1.615858368580409e2;
+const B3 = -1.556989798598866e2;
+const B4 = 6.680131188771972e1;
+const B5 = -1.328068155288572e1;
+const C1 = -7.784894002430293e-3;
+const C2 = -3.223964580411365e-1;
+const C3 = -2.400758277161838;
+const C4 = -2.549732539343734;
+const C5 = 4.374664141464968;
+const C6 = 2.938163982698783;
+const D1 = 7.784695709041462e-3;
+const D2 = 3.224671290700398e-1;
+const D3 = 2.445134137142996;
+const D4 = 3.754408661907416;
+const TAIL = 0.02425;
+
+function tail(p: number): number {
+  const q = Math.sqrt(-2 * Math.log(p));
+  return (((((C1 * q + C2) * q + C3) * q + C4) * q + C5) * q + C6) / ((((D1 * q + D2) * q + D3) * q + D4) * q + 1);
+}
+
 export class CounterRng {
   private readonly k0: number;
   private readonly k1: number;
   private readonly k2: number;
-  // The key of the current (sequence, step), and the draws taken within it.
-  private s0 = 0;
-  private s1 = 0;
-  private counter = 0;
-  // The polar method yields normals in pairs; the spare is kept only within one step.
-  private spare = 0;
-  private hasSpare = false;
+  // The current subject's key (hashed once per sequence), and the current step's.
+  private subjectKey = 0;
+  private stepKey = 0;
 
-  /** `key` is the run's (hashSeed of preset, profile, seed); `purpose` separates independent streams. */
-  constructor(key: readonly [number, number, number, number], purpose: number) {
-    const p = fmix32(Math.imul(purpose + 1, 0x9e3779b1) ^ key[3]);
-    this.k0 = fmix32(key[0] ^ p);
-    this.k1 = fmix32(key[1] + p);
-    this.k2 = fmix32(key[2] ^ Math.imul(p, 0x27d4eb2f));
+  /** `key` is the run's (hashSeed of preset, profile, seed): n is not in it, so runs are prefix-stable. */
+  constructor(key: readonly [number, number, number, number]) {
+    this.k0 = fmix32(key[0] ^ key[3]);
+    this.k1 = fmix32(key[1] + Math.imul(key[3], 0x9e3779b1));
+    this.k2 = fmix32(key[2] ^ 0x27d4eb2f);
   }
 
-  /** Points the generator at one step of one sequence (step 0: the subject's own draws at its start). */
-  at(sequence: number, step: number): void {
-    const h = fmix32(this.k0 ^ Math.imul(sequence, 0x9e3779b1));
-    const g = fmix32((h + this.k1) ^ Math.imul(step, 0x85ebca6b));
-    this.s0 = g;
-    this.s1 = fmix32(g ^ this.k2);
-    this.counter = 0;
-    this.hasSpare = false;
+  /** Points the generator at a sequence (a subject); then `at` picks its step. */
+  subject(sequence: number): void {
+    this.subjectKey = fmix32(this.k0 ^ Math.imul(sequence, 0x9e3779b1)) ^ this.k1;
   }
 
-  nextUint32(): number {
-    const c = (this.counter + 1) | 0;
-    this.counter = c;
-    // Two rounds: fmix32 of distinct counters are distinct, the second keyed round decorrelates steps.
-    let x = (this.s0 + Math.imul(c, 0x9e3779b9)) | 0;
-    x ^= x >>> 16;
-    x = Math.imul(x, 0x85ebca6b);
-    x ^= x >>> 13;
-    x = Math.imul(x, 0xc2b2ae35);
-    x ^= x >>> 16;
-    x ^= this.s1;
-    x ^= x >>> 16;
-    x = Math.imul(x, 0x7feb352d);
-    x ^= x >>> 15;
-    x = Math.imul(x, 0x846ca68b);
-    x ^= x >>> 16;
-    return x >>> 0;
+  /** Points the generator at a step of the subject (0: the subject's own draws at its start). */
+  at(step: number): void {
+    this.stepKey = fmix32(this.subjectKey ^ Math.imul(step, 0x85ebca6b)) ^ this.k2;
+  }
+
+  /** The step's draw in `slot` (a small integer naming what it is for), 32 uniform bits. */
+  uint32(slot: number): number {
+    // SplitMix32 from the step's key: the slot-th multiple of the golden ratio, through fmix32. The step
+    // keys themselves are fmix32 outputs, so no two steps or subjects share a run of draws.
+    return fmix32((this.stepKey + Math.imul(slot + 1, 0x9e3779b9)) | 0) >>> 0;
   }
 
   /** Uniform in [0, 1) with 32 bits of resolution. */
-  nextFloat(): number {
-    return this.nextUint32() / 4294967296;
+  uniform(slot: number): number {
+    return this.uint32(slot) / 4294967296;
   }
 
-  /** Standard normal variate, Marsaglia's polar method, the pair's second kept for the same step. */
-  nextNormal(): number {
-    if (this.hasSpare) {
-      this.hasSpare = false;
-      return this.spare;
-    }
-    let u: number;
-    let v: number;
-    let s: number;
-    do {
-      u = this.nextFloat() * 2 - 1;
-      v = this.nextFloat() * 2 - 1;
-      s = u * u + v * v;
-    } while (s >= 1 || s === 0);
-    const m = Math.sqrt((-2 * Math.log(s)) / s);
-    this.spare = v * m;
-    this.hasSpare = true;
-    return u * m;
+  /** Standard normal variate, by inversion of a uniform in (0, 1). */
+  normal(slot: number): number {
+    const p = (this.uint32(slot) + 0.5) / 4294967296;
+    if (p < TAIL) return tail(p);
+    if (p > 1 - TAIL) return -tail(1 - p);
+    const q = p - 0.5;
+    const r = q * q;
+    return ((((((A1 * r + A2) * r + A3) * r + A4) * r + A5) * r + A6) * q) / (((((B1 * r + B2) * r + B3) * r + B4) * r + B5) * r + 1);
   }
 
   /** Exponential variate with the given mean, by inversion. */
-  nextExponential(mean: number): number {
-    return -mean * Math.log(1 - this.nextFloat());
+  exponential(slot: number, mean: number): number {
+    return -mean * Math.log(1 - this.uniform(slot));
   }
 }

@@ -10,6 +10,7 @@ import { finance as finance3 } from './models/v3/finance.ts';
 import { healthcare as healthcare3 } from './models/v3/healthcare.ts';
 import { mobileApp as mobileApp3 } from './models/v3/mobileApp.ts';
 import type { PresetName } from './presetTypes.ts';
+import { SCENARIO_EVENT_TYPES } from './scenario.ts';
 import type { PresetModel } from './simulator.ts';
 
 export type PresetModels = Readonly<Record<PresetName, PresetModel>>;
@@ -27,6 +28,17 @@ export const ENGINE_MODELS: readonly { readonly version: string; readonly models
   { version: '2.0.0', models: { education, finance: finance2, healthcare: healthcare2, mobile_app: mobileApp2 } },
   { version: '1.0.0', models: { education, finance, healthcare, mobile_app: mobileApp } },
 ];
+
+// Request validation reads each preset's event types from SCENARIO_EVENT_TYPES, the catalog from the
+// models: one list, so a model that plays other types than the API accepts fails at load.
+for (const { version, models } of ENGINE_MODELS) {
+  for (const [name, model] of Object.entries(models) as [PresetName, PresetModel][]) {
+    const types = model.scenarioEvents?.map((e) => e.type);
+    if (types !== undefined && types.join() !== SCENARIO_EVENT_TYPES[name].join()) {
+      throw new Error(`engine ${version} ${name} plays ${types.join()}, not SCENARIO_EVENT_TYPES`);
+    }
+  }
+}
 
 /** The newest engine's models: the source of the catalog. */
 export const presetModels: PresetModels = ENGINE_MODELS[0]!.models;

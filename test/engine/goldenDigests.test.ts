@@ -25,17 +25,17 @@ const GOLDEN: Record<string, [PresetName, string, number, number, string][]> = {
     ['mobile_app', 'casual_user', 0, 1, '608d03093f1a71a35e51c71e9819d68be1112b0a8df0f6352858ed19ce9f3d1e'],
   ],
   '3.0.0': [
-    ['education', 'average', 42, 1000, '8b4b9b77639d0b9da0e56d60906205027c64caa29841610c9bbea5ade3211b2a'],
-    ['education', 'slow_inaccurate', 4294967295, 300, 'c78c714cb23d2e318c9353989929c6394e6ddb778dd62236c4a52d002fa610fb'],
-    ['education', 'average', 0, 1, '6a48336f122a3f6f508dd5d5b0582d60066f1f34a70e897644629f50a323a418'],
-    ['finance', 'balanced_investor', 42, 1000, 'f8a7afcb7e9a1f4ce5ef9cb8bff8c4899665fe474654ab3c15e0b617a2bf5e3f'],
-    ['finance', 'active_trader', 4294967295, 300, '5fdfd5a846872c80e0efe6d86fcbe2836436d5c588444f5502b7ba11ded7a963'],
-    ['finance', 'conservative_investor', 0, 1, 'b12e564575212a379bec55b51678ab592a359c464a14cc1b8cf4960388693ccd'],
-    ['healthcare', 'stable_outpatient', 42, 1000, '2c3493cf446fc117f4726a65c4e0dc32525931dead537a9ce8ee3a0cc4fb64f3'],
-    ['healthcare', 'critical_care', 4294967295, 300, '2ef6262f516ea056f9f5e9ab8b0d990dae1d19c3c0c4dd0cd0019cf7b3c0e83f'],
-    ['healthcare', 'stable_outpatient', 0, 1, 'e29fe26d64ddc7e99a43ea920cae9df1d5896c44b0ca618d8efccb33ec97ba9e'],
-    ['mobile_app', 'casual_user', 42, 1000, '5376ff93b6458deee83c87d487a238ba7728cb41126c9795103ad319e660bf7d'],
-    ['mobile_app', 'churn_risk', 4294967295, 300, '23d004429a3c1d03eb006a0b6e778c1b3c25681e7a56e2a6ce5657924d0efda0'],
+    ['education', 'average', 42, 1000, 'f965eeec66779f37e563b37d101e78dcbc34e0b98c5cac94431fc7d13dfb8b92'],
+    ['education', 'slow_inaccurate', 4294967295, 300, '9b1457f7b2b98e6557d70badb1151ab24882c4a431f06e1eac7c987bcdbf96ee'],
+    ['education', 'average', 0, 1, 'c944a14f1c9667ecf5d4ca9ae52b41d765376ee43c796074a96bf09aad54ebbc'],
+    ['finance', 'balanced_investor', 42, 1000, 'a0729faa8df8ec3a081d0d07f6d0631cce28ba5b30517c6405a89d4bd6e64643'],
+    ['finance', 'active_trader', 4294967295, 300, 'e452189915c04f105207134b0881414a7e561ccc7d3da1ad31df3779be0a197f'],
+    ['finance', 'conservative_investor', 0, 1, '021a8caa69314796fa68868ee5b64e74fb1c7aad33579a26bc233ec4e2cf3b9e'],
+    ['healthcare', 'stable_outpatient', 42, 1000, 'a4cc33db166215352971272a2b71f7bb40d83e6287b074747500e7e0e6797cc6'],
+    ['healthcare', 'critical_care', 4294967295, 300, '008162c220882bdc090e4f6ff3e96107ff19b6706150953acc07fa74a1de7dae'],
+    ['healthcare', 'stable_outpatient', 0, 1, '180ba4f4ef568c564919f20690a1f1246a1096516962f82ed06e8b2d7fdb7b49'],
+    ['mobile_app', 'casual_user', 42, 1000, 'aad98e817accbbbcc7b3c5ca6ce962cfabc7c2574b01d6b405c91625f9463309'],
+    ['mobile_app', 'churn_risk', 4294967295, 300, '724385089a0993bbe376f370156240cdf37b7d24964512a1206e8d249330c985'],
     ['mobile_app', 'casual_user', 0, 1, '628b1d901c50c72e1a4c4032cedd8552f9de7780142d284e79649c96e9f25e6c'],
   ],
   '2.0.0': [
@@ -75,10 +75,10 @@ for (const [serviceVersion, rows] of Object.entries(GOLDEN)) {
 // Engine 3 with a scenario: the events' effects are part of the output a seed promises too.
 const event = (type: string, sequence: number | 'all', at_step: number, duration: number, intensity = 1) => ({ type, sequence, at_step, duration, intensity });
 const GOLDEN_SCENARIOS: [PresetName, string, number, number, Scenario, string][] = [
-  ['education', 'average', 42, 1000, { events: [event('fatigue', 2, 10, 20), event('mastery_jump', 'all', 30, 5, 2)] }, '4eacd695f37f478a58fa9d5ec5ea1ed62a3c3b6c0da3f02a814c1ad97dbaad6c'],
-  ['finance', 'balanced_investor', 42, 1000, { events: [event('market_crash', 1, 50, 30), event('rally', 'all', 200, 20, 0.5)] }, 'c1d54319c036876985cc3cbe513043ad2ac98e9e634d1fe18b758dee88446e67'],
-  ['healthcare', 'chronic_condition', 42, 1000, { events: [event('sepsis_onset', 3, 5, 10), event('missed_medication', 'all', 2, 6)] }, 'f6c6226b83012026fb813f61b759c1cd6f35b3243afbd336943e95fdd6037848'],
-  ['mobile_app', 'casual_user', 42, 1000, { events: [event('outage', 'all', 10, 40, 3), event('churn_wave', 1, 300, 100)] }, 'b1781fd25f683d4738c54ba2a93b97183a205aab42e4bc3c5b33003379bd7a8f'],
+  ['education', 'average', 42, 1000, { events: [event('fatigue', 2, 10, 20), event('mastery_jump', 'all', 30, 5, 2)] }, '2ac5719f025c28f647eca4af9f99ef209397290e5f65407f460a9ce48b7f5c08'],
+  ['finance', 'balanced_investor', 42, 1000, { events: [event('market_crash', 1, 50, 30), event('rally', 'all', 200, 20, 0.5)] }, '910b63efb0e4cc57acc1f3e0b0c5898f228d998165c515e1b6583aa58433e207'],
+  ['healthcare', 'chronic_condition', 42, 1000, { events: [event('sepsis_onset', 3, 5, 10), event('missed_medication', 'all', 2, 6)] }, 'efcc735f28be32ccb4b03516841d60b530ce98ad6566ca8c11ec1f2cf3ac0aa0'],
+  ['mobile_app', 'casual_user', 42, 1000, { events: [event('outage', 'all', 10, 40, 3), event('churn_wave', 1, 300, 100)] }, '06ec8c51f1269605cae2f5bfaba3c94390ad3a83fc177a39c149730dd0e05731'],
 ];
 
 for (const [preset, profile, seed, n, scenario, digest] of GOLDEN_SCENARIOS) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { generateRecords, PRESETS, writeRecordsJson } from '../../shared/engine/index.ts';
 import type { SimulationInput } from '../../shared/engine/index.ts';
-import type { ScenarioEvent } from '../../shared/engine/scenario.ts';
+import { SCENARIO_LIMITS, type ScenarioEvent } from '../../shared/engine/scenario.ts';
 
 // The engine's own guard on a scenario (callers validate requests first): a RangeError for a scenario on
 // an engine before 3 or any bad event, so a bad job never produces silently wrong data.
@@ -23,9 +23,9 @@ test('bad events are rejected with a RangeError naming the field', (t) => {
     ['sequence', { ...crash, sequence: 'some' }],
     ['at_step', { ...crash, at_step: 0 }],
     ['duration', { ...crash, duration: 0 }],
-    ['duration', { ...crash, duration: 1001 }],
+    ['duration', { ...crash, duration: SCENARIO_LIMITS.maxDuration + 1 }],
     ['intensity', { ...crash, intensity: 0 }],
-    ['intensity', { ...crash, intensity: 3.0001 }],
+    ['intensity', { ...crash, intensity: SCENARIO_LIMITS.maxIntensity + 0.0001 }],
     ['intensity', { ...crash, intensity: Number.NaN }],
     ['unknown field colour', { ...crash, colour: 'red' }],
   ];
@@ -34,21 +34,21 @@ test('bad events are rejected with a RangeError naming the field', (t) => {
     t.true(error.message.includes(field), `${field}: ${error.message}`);
   }
   t.throws(() => generateRecords({ ...base, scenario: { events: [] } }), { instanceOf: RangeError });
-  t.throws(() => generateRecords({ ...base, scenario: { events: Array.from({ length: 17 }, () => crash) } }), { instanceOf: RangeError });
+  t.throws(() => generateRecords({ ...base, scenario: { events: Array.from({ length: SCENARIO_LIMITS.maxEvents + 1 }, () => crash) } }), { instanceOf: RangeError });
 });
 
 test('the bounds themselves are accepted, for every preset\'s every event type', (t) => {
   for (const preset of PRESETS) {
     for (const { type } of preset.scenario_events) {
       const events: ScenarioEvent[] = [
-        { type, sequence: 'all', at_step: 1, duration: 1, intensity: 3 },
-        { type, sequence: 1, at_step: 1, duration: 1000, intensity: Number.MIN_VALUE },
+        { type, sequence: 'all', at_step: 1, duration: SCENARIO_LIMITS.minDuration, intensity: SCENARIO_LIMITS.maxIntensity },
+        { type, sequence: 1, at_step: 1, duration: SCENARIO_LIMITS.maxDuration, intensity: Number.MIN_VALUE },
       ];
       const records = generateRecords({ preset: preset.name, profile: preset.default_profile, seed: 1, numInteractions: 200, scenario: { events } });
       t.is(records[0]!.scenario_event, type, `${preset.name}.${type}`);
     }
   }
-  t.notThrows(() => generateRecords({ ...base, scenario: { events: Array.from({ length: 16 }, () => crash) } }));
+  t.notThrows(() => generateRecords({ ...base, scenario: { events: Array.from({ length: SCENARIO_LIMITS.maxEvents }, () => crash) } }));
 });
 
 test('without a scenario, engine 3 prints scenario_event null on every record; engines 1 and 2 have no such field', (t) => {

@@ -13,7 +13,8 @@ import { postSimulation } from './postSimulation.ts';
 
 // The job data a worker reads is bounded whatever wrote it (an old or foreign producer, a hand-made job):
 // at most 1,000,000 interactions and a deadline no further ahead than the longest SIMULATION_TIMEOUT_MS
-// allows (nor absurdly old). A job outside the bounds is failed at once, without running.
+// allows (nor absurdly old), a scenario within the request's bounds. A job outside the bounds is failed
+// at once, without running.
 let app: TestApp;
 useFileStack(test, (started) => {
   app = started;
@@ -30,7 +31,7 @@ const validJob = () => ({
   replyTo: `${app.redisPrefix}:nobody-listens`,
 });
 
-test('jobs asking too many interactions or with a deadline far ahead or long past are failed at once without running', async (t) => {
+test('jobs asking too many interactions, with a deadline far ahead or long past, or a scenario out of bounds are failed at once without running', async (t) => {
   const producer = connectTestRedis({ blocking: true });
   const queue = new Queue(SIMULATION_QUEUE, { connection: producer, prefix: queuePrefix(app.redisPrefix, TEST_REDIS) });
   t.teardown(async () => {
@@ -42,6 +43,13 @@ test('jobs asking too many interactions or with a deadline far ahead or long pas
     'far-ahead': { ...validJob(), deadline: Date.now() + MAX_SIMULATION_TIMEOUT_MS + 24 * 3600_000 },
     'years-ahead': { ...validJob(), numInteractions: 1_000_000, deadline: Date.UTC(2999, 0, 1) },
     'absurdly-old': { ...validJob(), deadline: 1 },
+    // A scenario is bounded as the request's is: 1 to 16 events, each within its bounds, nothing else.
+    'seventeen-events': {
+      ...validJob(),
+      serviceVersion: '3.0.0',
+      scenario: { events: Array.from({ length: 17 }, () => ({ type: 'market_crash', sequence: 1, at_step: 1, duration: 1, intensity: 1 })) },
+    },
+    'endless-event': { ...validJob(), serviceVersion: '3.0.0', scenario: { events: [{ type: 'rally', sequence: 'all', at_step: 1, duration: 1e9, intensity: 1 }] } },
   };
   for (const [name, data] of Object.entries(outOfBounds)) {
     await queue.add('simulate', data, { jobId: `bounds-${name}` });

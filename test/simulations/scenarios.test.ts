@@ -361,6 +361,12 @@ test('cli simulate --scenario takes the scenario as JSON or @file and writes the
   const inline = await runCli([...args, '--scenario', scenario], { url: app.url, key });
   t.is(inline.code, 0, inline.stderr);
   t.true(inline.stdout.equals(api.bytes));
+  // The history table names a run's event types.
+  const history = await runCli(['history', '--limit', '100'], { url: app.url, key });
+  t.is(history.code, 0, history.stderr);
+  const [header, ...lines] = history.stdout.toString().split('\n');
+  t.regex(header ?? '', /SCENARIO\s*$/);
+  t.regex(lines.find((line) => line.includes(api.headers['simulation-id']!)) ?? '', /\smarket_crash\s*$/);
 
   const directory = await mkdtemp(path.join(tmpdir(), 'bss-scenario-'));
   try {

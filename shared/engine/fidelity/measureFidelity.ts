@@ -6,7 +6,8 @@ import { financeFacts } from './financeFacts.ts';
 import { healthcareFacts } from './healthcareFacts.ts';
 import { mobileAppFacts } from './mobileAppFacts.ts';
 import { sampleColumns } from './sampleColumns.ts';
-import { financeCalibratedFacts, healthcareCalibratedFacts } from './calibratedFacts.ts';
+import { financeCalibratedFacts } from './financeCalibratedFacts.ts';
+import { healthcareCalibratedFacts } from './healthcareCalibratedFacts.ts';
 import { scenarioFacts } from './scenarioFacts.ts';
 import { engineModels } from '../engineVersions.ts';
 

@@ -6,14 +6,14 @@ import type { PresetModel, Simulator } from '../simulator.ts';
 
 // One interaction is one item (question) answered in an adaptive tutoring session; a sequence is one
 // learner's session of EPISODE_ITEMS items. The state is the learner's cognitive-load regime.
-export const STATES = ['Optimal', 'Overload', 'Underload'];
+const STATES = ['Optimal', 'Overload', 'Underload'];
 export const OPTIMAL = 0;
 export const OVERLOAD = 1;
 export const UNDERLOAD = 2;
 export const EPISODE_ITEMS = 40;
 
 // Load regimes change gradually: a learner passes through Optimal between overload and boredom.
-export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Optimal: ['Optimal', 'Overload', 'Underload'],
   Overload: ['Overload', 'Optimal'],
   Underload: ['Underload', 'Optimal'],

@@ -14,7 +14,7 @@ export const DISCHARGED = 4;
 export const EPISODE_ROUNDS = 120;
 
 // Patients deteriorate and improve one step at a time; discharge only from Stable or Recovering.
-export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Stable: ['Stable', 'Elevated', 'Discharged'],
   Elevated: ['Elevated', 'Stable', 'Critical'],
   Critical: ['Critical', 'Elevated', 'Recovering'],
@@ -59,7 +59,7 @@ export interface HealthcareProfile {
   readonly chain: MarkovChain;
 }
 
-export function profile(
+function profile(
   startState: string,
   shifts: { heartRate: number; systolic: number; spo2: number },
   adherence: number,

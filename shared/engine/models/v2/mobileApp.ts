@@ -8,14 +8,14 @@ import type { PresetModel, Simulator } from '../../simulator.ts';
 // One interaction is one analytics event of one user; a sequence is that user's life from install until
 // Churned (the uninstall) or EPISODE_EVENTS events. Events come in sessions: an open, in-app events, then a
 // close or a crash. The lifecycle state changes only between sessions.
-export const STATES = ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'];
+const STATES = ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'];
 export const ONBOARDING = 0;
 export const IDLE = 2;
 export const AT_RISK = 3;
 export const CHURNED = 4;
 export const EPISODE_EVENTS = 1000;
 
-export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Onboarding: ['Onboarding', 'Engaged', 'Idle', 'AtRisk', 'Churned'],
   // A crash can tip any user into AtRisk; otherwise engagement decays through Idle.
   Engaged: ['Engaged', 'Idle', 'AtRisk'],
@@ -24,7 +24,7 @@ export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Churned: [],
 };
 
-export const EVENTS = [
+const EVENTS = [
   'app_open',
   'notification_open',
   'screen_view',
@@ -91,7 +91,7 @@ export interface MobileProfile {
 }
 
 /** Per profile and state: P(end of session), mean gap, cumulative in-session event weights. */
-export interface SessionTable {
+interface SessionTable {
   readonly endProbability: Float64Array;
   readonly gapMean: Float64Array;
   readonly eventCumulative: Float64Array[];

@@ -82,7 +82,7 @@ class EducationSimulator implements Simulator {
 
   constructor(profile: EducationProfile, run: RunContext) {
     this.profile = profile;
-    this.rng = new CounterRng(run.key, 0);
+    this.rng = new CounterRng(run.key);
     this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
   }
 
@@ -94,18 +94,19 @@ class EducationSimulator implements Simulator {
     const id = sequence.sequenceId;
     const step = sequence.step;
     if (newSequence) {
-      rng.at(id, 0);
-      this.ability = p.ability + 0.35 * rng.nextNormal();
-      this.logMedianTime = Math.log(p.medianTimeMs) + 0.15 * rng.nextNormal();
+      rng.subject(id);
+      rng.at(0);
+      this.ability = p.ability + 0.35 * rng.normal(0);
+      this.logMedianTime = Math.log(p.medianTimeMs) + 0.15 * rng.normal(1);
       this.level = CURRICULUM_LEVEL;
       this.targeted = this.schedule.enter(id);
     }
-    rng.at(id, step);
-    const itemNoise = rng.nextNormal();
-    const uState = rng.nextFloat();
-    const uCorrect = rng.nextFloat();
-    const timeNoise = rng.nextNormal();
-    const loadNoise = rng.nextNormal();
+    rng.at(step);
+    const itemNoise = rng.normal(0);
+    const uState = rng.uniform(1);
+    const uCorrect = rng.uniform(2);
+    const timeNoise = rng.normal(3);
+    const loadNoise = rng.normal(4);
 
     const event = this.targeted ? this.schedule.activeAt(step) : -1;
     const type = event < 0 ? -1 : this.schedule.types[event]!;

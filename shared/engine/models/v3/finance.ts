@@ -29,15 +29,22 @@ import {
 // each driven by the EGARCH news-impact curve with a leverage term (Nelson 1991).
 const EPISODE_DAYS = 756;
 const FAST_MEMORY = 0.7;
-const FAST_RESPONSE = 0.16;
+const FAST_RESPONSE = 0.22;
 const MEDIUM_MEMORY = 0.97;
 const MEDIUM_RESPONSE = 0.045;
 const SLOW_MEMORY = 0.998;
-const SLOW_RESPONSE = 0.012;
+const SLOW_RESPONSE = 0.02;
 const LEVERAGE = 0.5;
 // Accounts open in calm and in nervous markets alike: the slow component starts anywhere in its range.
 const SLOW_COMPONENT_SD = 0.45;
-const MAX_LOG_VOLATILITY = 1.1;
+const MAX_LOG_VOLATILITY = 0.8;
+// Days differ in how much news they carry (the mixture-of-distributions hypothesis, Clark 1973): on
+// NEWS_DAY_SHARE of days the diffusive move is NEWS_DAY_SCALE x larger, the others a little calmer, so
+// daily returns are fat-tailed beyond what volatility clustering gives while a month's sum, which averages
+// over many days, is not (aggregational gaussianity).
+const NEWS_DAY_SHARE = 0.05;
+const NEWS_DAY_SCALE = 1.8;
+const QUIET_DAY_SCALE = Math.sqrt((1 - NEWS_DAY_SHARE * NEWS_DAY_SCALE * NEWS_DAY_SCALE) / (1 - NEWS_DAY_SHARE));
 // A risk system's volatility estimate, recomputable from the published returns: RiskMetrics' EWMA
 // (J.P. Morgan 1996, lambda 0.94); risk_alert is also set when it reaches VOLATILITY_ALERT x the profile's
 // daily volatility (a VaR-limit breach).
@@ -112,7 +119,7 @@ class FinanceSimulator implements Simulator {
 
   constructor(profile: FinanceProfile, run: RunContext) {
     this.profile = profile;
-    this.rng = new CounterRng(run.key, 0);
+    this.rng = new CounterRng(run.key);
     this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
   }
 
@@ -125,26 +132,24 @@ class FinanceSimulator implements Simulator {
     const step = sequence.step;
     if (opened) {
       // The account's own draws, at step 0: its deposit and the market it opens in.
-      rng.at(id, 0);
-      const deposit = clamp(p.startValueMedian * Math.exp(0.9 * rng.nextNormal()), 500, 5_000_000);
+      rng.subject(id);
+      rng.at(0);
+      const deposit = clamp(p.startValueMedian * Math.exp(0.9 * rng.normal(0)), 500, 5_000_000);
       this.cents = Math.round(deposit * 100);
       this.peakCents = 0;
       this.fast = 0;
       this.medium = 0;
-      this.slow = SLOW_COMPONENT_SD * rng.nextNormal();
+      this.slow = SLOW_COMPONENT_SD * rng.normal(1);
       this.ewmaVariance = p.baseVolatility * p.baseVolatility;
       this.crashLeft = 0;
       this.rallyDaysLeft = 0;
       this.targeted = this.schedule.enter(id);
       this.state = START_STATE;
     }
-    // Every day draws the same numbers in the same order whatever its regime or event.
-    rng.at(id, step);
-    const uState = rng.nextFloat();
-    const z = rng.nextNormal();
-    const uJump = rng.nextUint32();
-    const jumpSize = JUMP_SCALE * Math.abs(rng.nextNormal());
-    const uDirection = rng.nextFloat();
+    // Each of the day's draws has its slot, the same whatever its regime or event.
+    rng.at(step);
+    const uState = rng.uniform(0);
+    const z = rng.normal(1);
     const previous = this.state;
     if (!opened) this.state = p.chain.next(previous, uState);
 
@@ -192,10 +197,12 @@ class FinanceSimulator implements Simulator {
 
     const logVolatility = clamp(this.fast + this.medium + this.slow, -MAX_LOG_VOLATILITY, MAX_LOG_VOLATILITY);
     const volatility = p.baseVolatility * STATE_VOLATILITY[state]! * Math.exp(logVolatility) * volatilityScale;
-    let r = p.driftScale * STATE_DRIFT[state]! + volatility * z + extra;
-    if (uJump < JUMP_THRESHOLD[state]!) {
-      const down = uDirection < JUMP_DOWN_SHARE;
-      if (down ? jumpsDown : true) r += volatility * (down ? -jumpSize : jumpSize);
+    const dayScale = rng.uniform(5) < NEWS_DAY_SHARE ? NEWS_DAY_SCALE : QUIET_DAY_SCALE;
+    let r = p.driftScale * STATE_DRIFT[state]! + volatility * dayScale * z + extra;
+    if (rng.uint32(2) < JUMP_THRESHOLD[state]!) {
+      const down = rng.uniform(3) < JUMP_DOWN_SHARE;
+      const size = JUMP_SCALE * Math.abs(rng.normal(4));
+      if (down ? jumpsDown : true) r += volatility * (down ? -size : size);
     }
     // The news-impact curve on the day's diffusive surprise (gaps and event moves stay out of it, as in
     // engine 2; a crash's burst is added above instead).

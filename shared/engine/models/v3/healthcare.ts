@@ -117,7 +117,7 @@ class HealthcareSimulator implements Simulator {
   constructor(profile: HealthcareProfile, adherence: number, run: RunContext) {
     this.profile = profile;
     this.adherence = adherence;
-    this.rng = new CounterRng(run.key, 0);
+    this.rng = new CounterRng(run.key);
     this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
   }
 
@@ -129,14 +129,15 @@ class HealthcareSimulator implements Simulator {
     const id = sequence.sequenceId;
     const step = sequence.step;
     if (admitted) {
-      rng.at(id, 0);
+      rng.subject(id);
+      rng.at(0);
       const s = p.startState;
       this.state = s;
-      this.baseHeartRate = p.heartRateShift + 6 * rng.nextNormal();
-      this.baseSystolic = p.systolicShift + 8 * rng.nextNormal();
-      this.baseSpo2 = p.spo2Shift + 0.5 * rng.nextNormal();
-      this.baseTemperature = 0.2 * rng.nextNormal();
-      this.patientAdherence = clamp(this.adherence + ADHERENCE_SPREAD * rng.nextNormal(), 0.05, 0.995);
+      this.baseHeartRate = p.heartRateShift + 6 * rng.normal(0);
+      this.baseSystolic = p.systolicShift + 8 * rng.normal(1);
+      this.baseSpo2 = p.spo2Shift + 0.5 * rng.normal(2);
+      this.baseTemperature = 0.2 * rng.normal(3);
+      this.patientAdherence = clamp(this.adherence + ADHERENCE_SPREAD * rng.normal(4), 0.05, 0.995);
       this.heartRate = HEART_RATE[s]! + this.baseHeartRate;
       this.systolic = SYSTOLIC[s]! + this.baseSystolic;
       this.diastolic = DIASTOLIC[s]! + 0.5 * this.baseSystolic;
@@ -144,16 +145,15 @@ class HealthcareSimulator implements Simulator {
       this.temperature = TEMPERATURE[s]! + this.baseTemperature;
       this.targeted = this.schedule.enter(id);
     }
-    rng.at(id, step);
-    const uState = rng.nextFloat();
-    const stressNoise = rng.nextNormal();
-    const heartNoise = rng.nextNormal();
-    const systolicNoise = rng.nextNormal();
-    const diastolicNoise = rng.nextNormal();
-    const spo2Noise = rng.nextNormal();
-    const temperatureNoise = rng.nextNormal();
-    const uMedication = rng.nextFloat();
-    const uEvent = rng.nextFloat();
+    rng.at(step);
+    const uState = rng.uniform(0);
+    const stressNoise = rng.normal(1);
+    const heartNoise = rng.normal(2);
+    const systolicNoise = rng.normal(3);
+    const diastolicNoise = rng.normal(4);
+    const spo2Noise = rng.normal(5);
+    const temperatureNoise = rng.normal(6);
+    const uMedication = rng.uniform(7);
     const previous = this.state;
     if (!admitted) this.state = p.chain.next(previous, uState);
 
@@ -178,7 +178,7 @@ class HealthcareSimulator implements Simulator {
       heartShift = MISSED_HEART_RATE * intensity;
       systolicShift = MISSED_SYSTOLIC * intensity;
       diastolicShift = MISSED_DIASTOLIC * intensity;
-      if (previous === STABLE && this.state === STABLE && uEvent < MISSED_FLARE * intensity) this.state = ELEVATED;
+      if (previous === STABLE && this.state === STABLE && rng.uniform(8) < MISSED_FLARE * intensity) this.state = ELEVATED;
     } else if (type === HYPOXIA) {
       spo2Shift = HYPOXIA_SPO2 * intensity;
       heartShift = HYPOXIA_HEART_RATE * intensity;

@@ -86,7 +86,7 @@ class MobileAppSimulator implements Simulator {
 
   constructor(profile: MobileProfile, run: RunContext) {
     this.profile = profile;
-    this.rng = new CounterRng(run.key, 0);
+    this.rng = new CounterRng(run.key);
     this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
   }
 
@@ -96,18 +96,12 @@ class MobileAppSimulator implements Simulator {
     const installed = sequence.begin();
     const id = sequence.sequenceId;
     const step = sequence.step;
-    if (installed) this.targeted = this.schedule.enter(id);
-    // Every event draws the same numbers in the same order, whatever happens in it.
-    rng.at(id, step);
-    const uTransition = rng.nextFloat();
-    const uAtRisk = rng.nextFloat();
-    const uGap = rng.nextFloat();
-    const uEvent = rng.nextFloat();
-    const uPick = rng.nextFloat();
-    const uPrice = rng.nextFloat();
-    const paceNoise = rng.nextNormal();
-    const uNotification = rng.nextFloat();
-    const uScenario = rng.nextFloat();
+    if (installed) {
+      rng.subject(id);
+      this.targeted = this.schedule.enter(id);
+    }
+    // Each of the event's draws has its slot, the same whatever happens in it.
+    rng.at(step);
 
     const active = this.targeted ? this.schedule.activeAt(step) : -1;
     const type = active < 0 ? -1 : this.schedule.types[active]!;
@@ -122,9 +116,9 @@ class MobileAppSimulator implements Simulator {
         this.state = ONBOARDING;
       } else {
         const previous = this.state;
-        let state = p.chain.next(previous, uTransition);
-        if (this.crashed && state !== CHURNED && uAtRisk < CRASH_TO_AT_RISK) state = AT_RISK;
-        if (type === CHURN_WAVE && uScenario < intensity) {
+        let state = p.chain.next(previous, rng.uniform(0));
+        if (this.crashed && state !== CHURNED && rng.uniform(1) < CRASH_TO_AT_RISK) state = AT_RISK;
+        if (type === CHURN_WAVE && rng.uniform(8) < intensity) {
           // One published step toward Churned: Onboarding and AtRisk churn, Engaged and Idle fall to AtRisk.
           state = previous === ONBOARDING || previous === AT_RISK ? CHURNED : AT_RISK;
         }
@@ -134,7 +128,7 @@ class MobileAppSimulator implements Simulator {
         event = APP_UNINSTALL;
         this.elapsed = 0;
         this.screens = 0;
-      } else if (type === OUTAGE && uEvent < Math.min(MAX_CRASH_PROBABILITY, OUTAGE_LAUNCH * intensity)) {
+      } else if (type === OUTAGE && rng.uniform(3) < Math.min(MAX_CRASH_PROBABILITY, OUTAGE_LAUNCH * intensity)) {
         // The app crashes at launch: a session of one event.
         event = CRASH;
         crash = 1;
@@ -147,13 +141,14 @@ class MobileAppSimulator implements Simulator {
         this.crashed = false;
         this.elapsed = 0;
         this.screens = 1;
-        this.pace = Math.exp(SESSION_PACE_MEAN_SHIFT + SESSION_PACE_SD * paceNoise);
+        this.pace = Math.exp(SESSION_PACE_MEAN_SHIFT + SESSION_PACE_SD * rng.normal(6));
         const state = this.state;
-        event = state >= IDLE && uNotification < NOTIFICATION_SHARE[state]! ? NOTIFICATION_OPEN : APP_OPEN;
+        event = state >= IDLE && rng.uniform(7) < NOTIFICATION_SHARE[state]! ? NOTIFICATION_OPEN : APP_OPEN;
       }
     } else {
       const state = this.state;
-      this.elapsed += -table.gapMean[state]! * this.pace * Math.log(1 - uGap);
+      this.elapsed += rng.exponential(2, table.gapMean[state]! * this.pace);
+      const uEvent = rng.uniform(3);
       const crashRate =
         type === OUTAGE ? Math.min(MAX_CRASH_PROBABILITY, p.crashRate + OUTAGE_IN_SESSION * intensity) : p.crashRate;
       if (uEvent < crashRate) {
@@ -164,13 +159,13 @@ class MobileAppSimulator implements Simulator {
       } else if (type === CHURN_WAVE || uEvent < crashRate + table.endProbability[state]!) {
         event = APP_CLOSE;
         this.sessionOver = true;
-      } else if (type === PROMOTION && uScenario < PROMOTION_PURCHASE * intensity) {
+      } else if (type === PROMOTION && rng.uniform(8) < PROMOTION_PURCHASE * intensity) {
         event = PURCHASE;
-        revenueCents = PRICES[pick(table.priceCumulative, uPrice)]!;
+        revenueCents = PRICES[pick(table.priceCumulative, rng.uniform(5))]!;
       } else {
-        event = IN_SESSION_EVENTS[pick(table.eventCumulative[state]!, uPick)]!;
+        event = IN_SESSION_EVENTS[pick(table.eventCumulative[state]!, rng.uniform(4))]!;
         if (event === SCREEN_VIEW || event === TUTORIAL_STEP) this.screens++;
-        else if (event === PURCHASE) revenueCents = PRICES[pick(table.priceCumulative, uPrice)]!;
+        else if (event === PURCHASE) revenueCents = PRICES[pick(table.priceCumulative, rng.uniform(5))]!;
       }
     }
 

@@ -1,5 +1,5 @@
 import { fact, type FidelityFact, type PresetFacts } from './fidelityFact.ts';
-import { autocorrelationWithin, correlation, excessKurtosis, mean } from './statistics.ts';
+import { autocorrelationWithin, correlation, excessKurtosis } from './statistics.ts';
 
 const LEVERAGE_LAGS = 10;
 
@@ -54,12 +54,3 @@ export const financeCalibratedFacts: PresetFacts = (samples) => {
   }
   return facts;
 };
-
-/** Engine 3's calibrated healthcare fact: chronic patients take about half their doses (WHO 2003). */
-export const healthcareCalibratedFacts: PresetFacts = (samples) =>
-  samples
-    .filter(({ profile }) => profile === 'chronic_condition')
-    .map(({ profile, columns }) => {
-      const share = mean(columns.column('medication_taken'));
-      return fact('calibrated_chronic_adherence', 'Share of records with medication_taken = 1', profile, '0.40–0.70', share, share >= 0.4 && share <= 0.7);
-    });
