@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { nextJobEvent } from '../helpers/nextJobEvent.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
-import { startTcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
