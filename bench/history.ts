@@ -3,32 +3,15 @@
 // run: the first page, a page deep in the history, each filter (a rare preset, the rarest status, both).
 // Target: every page under 5 ms. Uses a scratch database of its own, dropped at the end.
 // Run: npm run bench:history   (BENCH_POSTGRES_URL overrides postgres://postgres@127.0.0.1:5432/postgres)
-import pg from 'pg';
-import { type DatabasePool, sql } from 'slonik';
-import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
-import { migrate } from '../shared/db/migrate.ts';
+import { sql } from 'slonik';
 import { type ListSimulationRunsInput, simulationRunsPage } from '../shared/db/queries/simulationRuns.ts';
+import { explainAnalyze, explainOnce, withPlainClient, withScratchDatabase } from './scratchDatabase.ts';
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DATABASE = `bss_bench_history_${process.pid}`;
 const ROWS = 1_000_000;
 const TARGET_MS = 5;
 
-const admin = async (statement: string): Promise<void> => {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-};
-
-// Filled with a plain client: the service's pool has a statement timeout sized for requests, not for this.
-const fill = async (url: string): Promise<{ accountId: string; middle: { createdAt: string; id: string } }> => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+const fill = (url: string): Promise<{ accountId: string; middle: { createdAt: string; id: string } }> =>
+  withPlainClient(url, async (client) => {
     const account = await client.query<{ id: string }>(
       "INSERT INTO accounts (email, display_name, plan) VALUES ('bench@example.com', 'Bench', 'enterprise') RETURNING id",
     );
@@ -65,53 +48,25 @@ const fill = async (url: string): Promise<{ accountId: string; middle: { created
       throw new Error('the middle row is missing');
     }
     return { accountId, middle: row };
-  } finally {
-    await client.end();
-  }
-};
+  });
 
-const planOf = (rows: readonly unknown[]): string[] => rows.map((row) => String((row as Record<string, unknown>)['QUERY PLAN']));
-
-const explain = async (pool: DatabasePool, title: string, statement: ReturnType<typeof simulationRunsPage>): Promise<number> => {
-  let plan: string[] = [];
-  // Warm: the first execution reads pages in; the figure is the last of five.
-  for (let run = 0; run < 5; run += 1) {
-    plan = planOf(await pool.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS) ${statement}`));
-  }
-  const executionMs = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1] ?? Number.NaN);
-  console.log(`\n=== ${title}: ${executionMs} ms ${executionMs < TARGET_MS ? '(under' : '(OVER'} ${TARGET_MS} ms)`);
-  console.log(plan.join('\n'));
-  return executionMs;
-};
-
-const main = async (): Promise<void> => {
-  await admin(`CREATE DATABASE ${DATABASE}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
-  let pool: DatabasePool | undefined;
-  try {
-    await migrate(url.toString());
-    const started = performance.now();
-    const { accountId, middle } = await fill(url.toString());
-    pool = await createDatabasePool(url.toString(), { maxPoolSize: 1 });
-    console.log(`filled ${ROWS} rows for one account and 300000 for 30 others in ${Math.round(performance.now() - started)} ms`);
-    const page = (input: Omit<ListSimulationRunsInput, 'accountId'>) => simulationRunsPage({ accountId, ...input });
-    const times = [
-      await explain(pool, 'first page, limit 20 (+1)', page({ limit: 21 })),
-      await explain(pool, 'page 25,000 (cursor at the 500,000th run), limit 20 (+1)', page({ limit: 21, after: middle })),
-      await explain(pool, 'limit 100 (+1)', page({ limit: 101 })),
-      await explain(pool, 'preset=healthcare (1 % of runs)', page({ limit: 21, preset: 'healthcare' })),
-      await explain(pool, 'status=queued (0.1 % of runs)', page({ limit: 21, status: 'queued' })),
-      await explain(pool, 'preset=healthcare&status=failed after the cursor (no such run: the empty answer)', page({ limit: 21, preset: 'healthcare', status: 'failed', after: middle })),
-      await explain(pool, 'preset=healthcare&status=queued (0.1 % of runs)', page({ limit: 21, preset: 'healthcare', status: 'queued' })),
-    ];
-    const one = planOf(await pool.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM simulations WHERE id = ${middle.id}::uuid AND account_id = ${accountId}`));
-    console.log(`\n=== one run by id (GET /v1/simulations/{id}, primary key)\n${one.join('\n')}`);
-    console.log(`\nslowest page: ${Math.max(...times)} ms (target < ${TARGET_MS} ms)`);
-  } finally {
-    await pool?.end();
-    await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
-  }
-};
-
-await main();
+await withScratchDatabase('history', async ({ url, pool: openPool }) => {
+  const started = performance.now();
+  const { accountId, middle } = await fill(url);
+  const pool = await openPool();
+  console.log(`filled ${ROWS} rows for one account and 300000 for 30 others in ${Math.round(performance.now() - started)} ms`);
+  const page = (input: Omit<ListSimulationRunsInput, 'accountId'>) => simulationRunsPage({ accountId, ...input });
+  const explain = (title: string, statement: ReturnType<typeof simulationRunsPage>) => explainAnalyze(pool, title, statement, TARGET_MS);
+  const times = [
+    await explain('first page, limit 20 (+1)', page({ limit: 21 })),
+    await explain('page 25,000 (cursor at the 500,000th run), limit 20 (+1)', page({ limit: 21, after: middle })),
+    await explain('limit 100 (+1)', page({ limit: 101 })),
+    await explain('preset=healthcare (1 % of runs)', page({ limit: 21, preset: 'healthcare' })),
+    await explain('status=queued (0.1 % of runs)', page({ limit: 21, status: 'queued' })),
+    await explain('preset=healthcare&status=failed after the cursor (no such run: the empty answer)', page({ limit: 21, preset: 'healthcare', status: 'failed', after: middle })),
+    await explain('preset=healthcare&status=queued (0.1 % of runs)', page({ limit: 21, preset: 'healthcare', status: 'queued' })),
+  ];
+  const one = await explainOnce(pool, sql.fragment`SELECT * FROM simulations WHERE id = ${middle.id}::uuid AND account_id = ${accountId}`);
+  console.log(`\n=== one run by id (GET /v1/simulations/{id}, primary key)\n${one}`);
+  console.log(`\nslowest page: ${Math.max(...times)} ms (target < ${TARGET_MS} ms)`);
+});

@@ -6,28 +6,14 @@
 // alternating rounds on one connection.
 // Run: npm run bench:usage   (BENCH_POSTGRES_URL overrides postgres://postgres@127.0.0.1:5432/postgres)
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { type DatabasePool, sql } from 'slonik';
-import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
-import { migrate } from '../shared/db/migrate.ts';
 import { type InsertSimulationInput, writeLedger } from '../shared/db/queries/simulations.ts';
 import { dailyUsageStatement } from '../shared/db/queries/usageDaily.ts';
+import { explainAnalyze, withPlainClient, withScratchDatabase } from './scratchDatabase.ts';
 
-const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DATABASE = `bss_bench_usage_${process.pid}`;
 const ROWS = 1_000_000;
 const TARGET_MS = 20;
 const PERIOD = '2026-01-01T00:00:00.000Z';
-
-const admin = async (statement: string): Promise<void> => {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-};
 
 interface Filled {
   readonly accountId: string;
@@ -35,11 +21,8 @@ interface Filled {
   readonly fillMs: number;
 }
 
-// Filled with a plain client: the service's pool has a statement timeout sized for requests, not for this.
-const fill = async (url: string): Promise<Filled> => {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+const fill = (url: string): Promise<Filled> =>
+  withPlainClient(url, async (client) => {
     const account = await client.query<{ id: string }>(
       "INSERT INTO accounts (email, display_name, plan) VALUES ('bench@example.com', 'Bench', 'enterprise') RETURNING id",
     );
@@ -80,24 +63,7 @@ const fill = async (url: string): Promise<Filled> => {
     const fillMs = performance.now() - started;
     await client.query('VACUUM ANALYZE');
     return { accountId, keyId: keyIds[0] ?? '', fillMs };
-  } finally {
-    await client.end();
-  }
-};
-
-const planOf = (rows: readonly unknown[]): string[] => rows.map((row) => String((row as Record<string, unknown>)['QUERY PLAN']));
-
-const explain = async (pool: DatabasePool, title: string, statement: ReturnType<typeof dailyUsageStatement>): Promise<number> => {
-  let plan: string[] = [];
-  // Warm: the first execution reads pages in; the figure is the last of five.
-  for (let run = 0; run < 5; run += 1) {
-    plan = planOf(await pool.any(sql.unsafe`EXPLAIN (ANALYZE, BUFFERS) ${statement}`));
-  }
-  const executionMs = Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1] ?? Number.NaN);
-  console.log(`\n=== ${title}: ${executionMs} ms ${executionMs < TARGET_MS ? '(under' : '(OVER'} ${TARGET_MS} ms)`);
-  console.log(plan.join('\n'));
-  return executionMs;
-};
+  });
 
 // The same figures summed from the ledger on every request: what the rollup saves.
 const fromLedger = (accountId: string) => sql.fragment`
@@ -159,46 +125,35 @@ const writeCost = async (pool: DatabasePool, accountId: string, keyId: string, s
   return { on: (spent.on * 1000) / (rounds * 2), off: (spent.off * 1000) / (rounds * 2) };
 };
 
-const main = async (): Promise<void> => {
-  await admin(`CREATE DATABASE ${DATABASE}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
-  let pool: DatabasePool | undefined;
-  try {
-    await migrate(url.toString());
-    const { accountId, keyId, fillMs } = await fill(url.toString());
-    pool = await createDatabasePool(url.toString(), { maxPoolSize: 1 });
-    console.log(`filled ${ROWS} rows for one account and 300000 for 2000 others in ${Math.round(fillMs)} ms (through the triggers)`);
-    await checkRollup(pool, accountId);
-    const input = { accountId, periodStart: PERIOD };
-    const times = [
-      await explain(pool, 'GET /v1/usage/daily (the whole account)', dailyUsageStatement(input)),
-      await explain(pool, 'GET /v1/usage/daily?credential=<key id>', dailyUsageStatement({ ...input, credential: { type: 'api_key', apiKeyId: keyId } })),
-      await explain(pool, 'GET /v1/usage/daily?credential=session', dailyUsageStatement({ ...input, credential: { type: 'session' } })),
-    ];
-    const baseline = await explain(pool, 'baseline: the same sums from the ledger itself (no rollup)', fromLedger(accountId));
-    const slowest = Math.max(...times);
-    console.log(`\nslowest rollup read: ${slowest} ms (target < ${TARGET_MS} ms); the ledger sum: ${baseline} ms, ${Math.round(baseline / slowest)} x slower`);
+await withScratchDatabase('usage', async ({ url, pool: openPool }) => {
+  const { accountId, keyId, fillMs } = await fill(url);
+  const pool = await openPool();
+  console.log(`filled ${ROWS} rows for one account and 300000 for 2000 others in ${Math.round(fillMs)} ms (through the triggers)`);
+  await checkRollup(pool, accountId);
+  const input = { accountId, periodStart: PERIOD };
+  const explain = (title: string, statement: ReturnType<typeof dailyUsageStatement>) => explainAnalyze(pool, title, statement, TARGET_MS);
+  const times = [
+    await explain('GET /v1/usage/daily (the whole account)', dailyUsageStatement(input)),
+    await explain('GET /v1/usage/daily?credential=<key id>', dailyUsageStatement({ ...input, credential: { type: 'api_key', apiKeyId: keyId } })),
+    await explain('GET /v1/usage/daily?credential=session', dailyUsageStatement({ ...input, credential: { type: 'session' } })),
+  ];
+  const baseline = await explain('baseline: the same sums from the ledger itself (no rollup)', fromLedger(accountId));
+  const slowest = Math.max(...times);
+  console.log(`\nslowest rollup read: ${slowest} ms (target < ${TARGET_MS} ms); the ledger sum: ${baseline} ms, ${Math.round(baseline / slowest)} x slower`);
 
-    // On an account of their own: rows written with the triggers off are missing from its rollup.
-    const writer = await pool.oneFirst(sql.unsafe`
-      INSERT INTO accounts (email, display_name, plan) VALUES ('writer@example.com', 'Writer', 'enterprise') RETURNING id
-    `);
-    const writerKey = await pool.oneFirst(sql.unsafe`
-      INSERT INTO api_keys (account_id, name, key_digest, key_prefix) VALUES (${String(writer)}, 'w', '\\x01', 'bs_live_wrt') RETURNING id
-    `);
-    // Warm-up, then the measured rounds.
-    await writeCost(pool, String(writer), String(writerKey), 1, 50);
-    console.log('\nledger writes (an admission statement then a settlement statement), per pair:');
-    for (const [size, rounds] of [[1, 400], [20, 200], [100, 60]] as const) {
-      const { on, off } = await writeCost(pool, String(writer), String(writerKey), size, rounds);
-      console.log(`  batch of ${String(size).padStart(3)}: triggers on ${Math.round(on)} µs, off ${Math.round(off)} µs, ratio ${(on / off).toFixed(2)}`);
-    }
-    await checkRollup(pool, accountId);
-  } finally {
-    await pool?.end();
-    await admin(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  // On an account of their own: rows written with the triggers off are missing from its rollup.
+  const writer = await pool.oneFirst(sql.unsafe`
+    INSERT INTO accounts (email, display_name, plan) VALUES ('writer@example.com', 'Writer', 'enterprise') RETURNING id
+  `);
+  const writerKey = await pool.oneFirst(sql.unsafe`
+    INSERT INTO api_keys (account_id, name, key_digest, key_prefix) VALUES (${String(writer)}, 'w', '\\x01', 'bs_live_wrt') RETURNING id
+  `);
+  // Warm-up, then the measured rounds.
+  await writeCost(pool, String(writer), String(writerKey), 1, 50);
+  console.log('\nledger writes (an admission statement then a settlement statement), per pair:');
+  for (const [size, rounds] of [[1, 400], [20, 200], [100, 60]] as const) {
+    const { on, off } = await writeCost(pool, String(writer), String(writerKey), size, rounds);
+    console.log(`  batch of ${String(size).padStart(3)}: triggers on ${Math.round(on)} µs, off ${Math.round(off)} µs, ratio ${(on / off).toFixed(2)}`);
   }
-};
-
-await main();
+  await checkRollup(pool, accountId);
+});

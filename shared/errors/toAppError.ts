@@ -1,12 +1,14 @@
 import { BackendTerminatedError, ConnectionError, StatementTimeoutError } from 'slonik';
+import { isRedisUnavailableError } from '../redis/isRedisUnavailableError.ts';
 import { AppError } from './AppError.ts';
 import { internalError, malformedRequest, methodNotAllowed, notFound, payloadTooLarge, serviceUnavailable, unsupportedMediaType } from './errors.ts';
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
 
 /**
- * Maps anything thrown to what the client may see, by class and code, never by message text. A backing
- * service that cannot be reached is the client's 503 to retry; anything else unknown is a generic 500.
+ * Maps anything thrown to what the client may see, by class and code, never by message text (but for the
+ * ioredis errors that have neither: shared/redis/isRedisUnavailableError.ts). A backing service that cannot
+ * be reached is the client's 503 to retry; anything else unknown is a generic 500.
  */
 export const toAppError = (error: unknown, backingServiceDown: () => boolean): AppError => {
   if (error instanceof AppError) {
@@ -16,7 +18,7 @@ export const toAppError = (error: unknown, backingServiceDown: () => boolean): A
     return serviceUnavailable();
   }
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) {
+  if ((typeof code === 'string' && UNREACHABLE_CODES.has(code)) || isRedisUnavailableError(error)) {
     return serviceUnavailable();
   }
   const status = (error as { status?: unknown } | null)?.status;

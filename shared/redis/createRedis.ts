@@ -42,7 +42,11 @@ const createSingle = (url: string, options: CreateRedisOptions): Redis => {
   const common: RedisOptions = { connectionName: `bss:${options.role}`, retryStrategy };
   return options.blocking
     ? new Redis(url, { ...common, maxRetriesPerRequest: null, enableReadyCheck: true })
-    : new Redis(url, { ...common, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 1000 });
+    : // No retry: a command in flight when the link breaks fails at that close. With one retry ioredis keeps
+      // it for a resend on the next connection, and a reconnect that connects and is cut again (a proxy, a
+      // balancer) hands it on past the flush: the request hung until Redis was back. A resend could also
+      // run a limit script twice.
+      new Redis(url, { ...common, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000 });
 };
 
 /**

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
-import { type CuttingProxy, startCuttingProxy } from '../helpers/startCuttingProxy.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { runCli } from './spawnCli.ts';
 
 let app: TestApp;
-let proxy: CuttingProxy | undefined;
+let proxy: TcpProxy | undefined;
 useFileStack(test, (started) => {
   app = started;
 });
@@ -23,7 +23,7 @@ const proKey = async (): Promise<string> => {
 };
 
 test('bss download resumes a download cut twice and writes the run byte for byte; bss link prints a URL that serves it', async (t) => {
-  proxy = await startCuttingProxy(app.url, { afterBytes: 150_000, maxCuts: 2, pathPattern: /\/records$/ });
+  proxy = await startTcpProxy(Number(new URL(app.url).port), { cutAnswers: { afterBytes: 150_000, maxCuts: 2, pathPattern: /\/records$/ } });
   const key = await proKey();
   const first = await runCli(['simulate', '--preset', 'finance', '-n', '8000', '--seed', '3', '--format', 'ndjson'], { url: app.url, key });
   t.is(first.code, 0, first.stderr);

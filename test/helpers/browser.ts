@@ -6,7 +6,7 @@ import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { startTestApp, type TestApp } from './startTestApp.ts';
 import { startTestIdp, type TestIdp } from './startTestIdp.ts';
 import { startTestWorker } from './startTestWorker.ts';
-import { startTcpProxy } from './tcpProxy.ts';
+import { startTcpProxy } from './startTcpProxy.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

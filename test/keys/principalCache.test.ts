@@ -5,7 +5,7 @@ import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { createDatabasePool } from '../../shared/db/createDatabasePool.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 import { callApi } from './callApi.ts';

@@ -2,9 +2,8 @@ import { execFile } from 'node:child_process';
 import test from 'ava';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { startCommitHoldingProxy, type CommitHoldingProxy } from '../helpers/startCommitHoldingProxy.ts';
 import { startRedisServer, type RedisServer } from '../helpers/startRedisServer.ts';
-import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
@@ -20,13 +19,13 @@ import { callApi } from './callApi.ts';
 // accepted and 401/403 when it is not, which is all these tests need to see.
 let database: TestDatabase;
 let redis: RedisServer;
-let postgres: CommitHoldingProxy;
+let postgres: TcpProxy;
 let cached: TestApp;
 
 test.before(async () => {
   database = await createTestDatabase();
   redis = await startRedisServer();
-  postgres = await startCommitHoldingProxy(Number(new URL(database.url).port || 5432));
+  postgres = await startTcpProxy(Number(new URL(database.url).port || 5432));
   cached = await startTestApp({ database, env: { REDIS_URL: redis.url } });
 });
 

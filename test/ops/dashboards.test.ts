@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { parse } from 'yaml';
 import { eventually } from '../helpers/eventually.ts';
-import { startTcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { sampleValue, scrape } from './scrape.ts';
 

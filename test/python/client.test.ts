@@ -5,21 +5,21 @@ import { useFileStack } from '../helpers/useFileStack.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { CLIENT_DIR, createPythonEnvironment, type PythonEnvironment, run } from './pythonEnvironment.ts';
 import { type FixtureServer, startFixtureServer } from './startFixtureServer.ts';
-import { type CuttingProxy, startCuttingProxy } from '../helpers/startCuttingProxy.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 
 // The Python client (clients/python) against the real service: this file starts the app and a worker,
 // installs the client into a virtual environment once, and runs each of its unittest modules as one test
 // (each reports within ava's timeout; serial, so the modules do not compete for the machine).
 let app: TestApp;
 let fixtures: FixtureServer | undefined;
-let cutter: CuttingProxy | undefined;
+let cutter: TcpProxy | undefined;
 let python: PythonEnvironment | undefined;
 let env: Record<string, string>;
 
 useFileStack(test, async (started) => {
   app = started;
   fixtures = await startFixtureServer(app.services.pool);
-  cutter = await startCuttingProxy(app.url, { afterBytes: 150_000, maxCuts: 2, pathPattern: /\/records$/ });
+  cutter = await startTcpProxy(Number(new URL(app.url).port), { cutAnswers: { afterBytes: 150_000, maxCuts: 2, pathPattern: /\/records$/ } });
   const account = await buildAccount(app.services.pool, { plan: 'pro' });
   env = { BSS_API_URL: app.url, BSS_API_KEY: (await buildApiKey(app.services.pool, account.id)).key, BSS_TEST_FIXTURES_URL: fixtures.url, BSS_TEST_CUT_URL: cutter.url };
   python = await createPythonEnvironment();

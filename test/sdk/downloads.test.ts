@@ -1,20 +1,20 @@
 import test from 'ava';
 import { BssConnectionError, createBssClient } from '../../sdk/index.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
-import { type CuttingProxy, startCuttingProxy } from '../helpers/startCuttingProxy.ts';
+import { type CutAnswers, startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 
 let app: TestApp;
-const proxies: CuttingProxy[] = [];
+const proxies: TcpProxy[] = [];
 useFileStack(test, (started) => {
   app = started;
 });
 test.after.always(async () => {
   await Promise.all(proxies.map((proxy) => proxy.close()));
 });
-const cutting = async (options: Parameters<typeof startCuttingProxy>[1]): Promise<CuttingProxy> => {
-  const proxy = await startCuttingProxy(app.url, options);
+const cutting = async (cutAnswers: CutAnswers): Promise<TcpProxy> => {
+  const proxy = await startTcpProxy(Number(new URL(app.url).port), { cutAnswers });
   proxies.push(proxy);
   return proxy;
 };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { nextJobEvent } from '../helpers/nextJobEvent.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
-import { startTcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
@@ -118,13 +118,30 @@ test('Redis lost while serving: 503 service_unavailable at once instead of a han
   const before = await postSimulation(app, { preset: 'finance', num_interactions: 10 }, { key });
   t.is(before.status, 200);
   await proxy.cut();
-  // Once the process has seen its connection go (a request in the very instant before that meets a
-  // socket ioredis has not yet noticed is dead, which no header or code tells from a bug).
-  await eventually(() => app.services.redisHealth.isDown() || undefined);
+  // At once, not once the process has seen its connection go: a request in the instant before that meets
+  // a socket ioredis has not yet noticed is dead, and is a 503 all the same.
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 10 }, { key });
   t.is(response.status, 503, response.text);
   t.is(response.body.error.details.code, 'service_unavailable');
   const rows = await ledgerOf(app, accountId);
   t.deepEqual(rows.map((row) => row.status), ['completed']);
   t.like(await findSimulation(app.services.pool, before.body.simulation_id), { status: 'completed' });
+});
+
+test('Redis link cut while the request\'s own command is in flight: 503 service_unavailable at once, neither a 500 nor a wait for Redis', async (t) => {
+  const proxy = await startTcpProxy(6379);
+  t.teardown(() => proxy.close());
+  const app = await startTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
+  t.teardown(() => app.close());
+  const { accountId, key } = await withKey(app);
+
+  // The first command that names the account (the principal or the limits) is sent, and the link dies
+  // under it before Redis sees it; Redis stays out of reach.
+  const cut = proxy.cutOnRequest(accountId);
+  const response = await postSimulation(app, { preset: 'finance', num_interactions: 10 }, { key });
+  await cut;
+  t.is(response.status, 503, response.text);
+  t.is(response.body.error.details.code, 'service_unavailable');
+  t.is(response.headers.get('retry-after'), String(response.body.error.details.retry_after));
+  t.deepEqual(await ledgerOf(app, accountId), []);
 });

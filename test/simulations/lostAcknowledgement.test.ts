@@ -2,7 +2,7 @@ import test from 'ava';
 import { createDatabasePool } from '../../shared/db/createDatabasePool.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
-import { startLossyTcpProxy, type LossyTcpProxy } from '../helpers/lossyTcpProxy.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
@@ -11,13 +11,13 @@ import { postSimulation } from './postSimulation.ts';
 // The API reaches PostgreSQL through a proxy that can let a ledger statement commit and then lose its
 // acknowledgement with the connection (issue 18.1): what the client is told must agree with the ledger.
 let database: TestDatabase;
-let proxy: LossyTcpProxy;
+let proxy: TcpProxy;
 let app: TestApp;
 let stopWorker: () => Promise<void>;
 
 test.before(async () => {
   database = await createTestDatabase();
-  proxy = await startLossyTcpProxy(5432);
+  proxy = await startTcpProxy(5432);
   const url = new URL(database.url);
   url.port = String(proxy.port);
   app = await startTestApp({ database, env: { DATABASE_URL: url.toString() } });

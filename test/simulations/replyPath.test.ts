@@ -7,7 +7,7 @@ import { startRedisServer } from '../helpers/startRedisServer.ts';
 import { startTestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { freePort } from '../helpers/freePort.ts';
-import { startTcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { postSimulation } from './postSimulation.ts';
 import { streamSimulation } from './streamBody.ts';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { API_VERSION } from '../../shared/version.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTcpProxy } from '../helpers/tcpProxy.ts';
+import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 
 let app: TestApp;
 
