@@ -3,7 +3,7 @@ import type { AppError } from '../../shared/errors/AppError.ts';
 import { keyChangeRateLimitExceeded } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
 import { keyChangeWindowKey } from './limitKeys.ts';
-import { KEY_CHANGE_OUTCOMES, limitScripts } from './limitScripts.ts';
+import { LIMIT_OUTCOMES, limitScripts } from './limitScripts.ts';
 
 /** Creations and rolls of API keys allowed per account in any hour (DECISIONS "Key rolls"). */
 const KEY_CHANGES_PER_HOUR = 20;
@@ -22,9 +22,9 @@ export const admitKeyChange = async (services: Services, input: { accountId: str
     `${input.requestId}:${randomUUID()}`,
   );
   switch (outcome) {
-    case KEY_CHANGE_OUTCOMES.counted:
+    case LIMIT_OUTCOMES.admitted:
       return undefined;
-    case KEY_CHANGE_OUTCOMES.rateLimited:
+    case LIMIT_OUTCOMES.rateLimited:
       return keyChangeRateLimitExceeded(KEY_CHANGES_PER_HOUR, retryAfter);
     default:
       throw new Error(`unexpected key change admission outcome ${outcome}`);

@@ -11,8 +11,12 @@ interface ScriptedRedis {
   bssAdmitKeyChange(k1: string, ...args: Argument[]): Promise<number[]>;
 }
 
-/** Outcomes of admit.lua, its first return value. */
-export const ADMISSION_OUTCOMES = {
+/**
+ * What the admission scripts (admit.lua, admitReplay.lua, admitKeyChange.lua) answer, their first return
+ * value: one code for one meaning in every script, each script answering the ones its header lists.
+ */
+export const LIMIT_OUTCOMES = {
+  /** Admitted (a key change: counted). */
   admitted: 0,
   /** a = retry after s */
   rateLimited: 1,
@@ -30,12 +34,6 @@ export const ADMISSION_OUTCOMES = {
   principalStale: 7,
 } as const;
 
-/** Outcomes of admitReplay.lua: the same codes as admit.lua where they mean the same. */
-export const REPLAY_ADMISSION_OUTCOMES = { admitted: 0, rateLimited: 1, concurrencyFull: 5, rateCounted: 6 } as const;
-
-/** Outcomes of admitKeyChange.lua. */
-export const KEY_CHANGE_OUTCOMES = { counted: 0, rateLimited: 1 } as const;
-
 // Each command's Lua, one file per command (lua/), read once when this module loads.
 const SCRIPTS = {
   bssAdmit: { file: 'admit.lua', numberOfKeys: 4 },
@@ -45,9 +43,15 @@ const SCRIPTS = {
   bssAdmitKeyChange: { file: 'admitKeyChange.lua', numberOfKeys: 1 },
 } as const satisfies Record<keyof ScriptedRedis, { file: string; numberOfKeys: number }>;
 
-const LUA = Object.fromEntries(
-  Object.entries(SCRIPTS).map(([name, { file }]) => [name, readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8')]),
-) as Record<keyof ScriptedRedis, string>;
+const INCLUDE = /^--@include (\w+)$/gm;
+
+/** A script's source with its `--@include name` lines replaced by lua/includes/name.lua, once each. */
+const loadScript = (file: string): string =>
+  readFileSync(new URL(`./lua/${file}`, import.meta.url), 'utf8').replace(INCLUDE, (_line, name: string) =>
+    readFileSync(new URL(`./lua/includes/${name}.lua`, import.meta.url), 'utf8').trimEnd(),
+  );
+
+const LUA = Object.fromEntries(Object.entries(SCRIPTS).map(([name, { file }]) => [name, loadScript(file)])) as Record<keyof ScriptedRedis, string>;
 
 const defined = new WeakSet<RedisClient>();
 
