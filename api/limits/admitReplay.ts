@@ -5,7 +5,7 @@ import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
 import { limitKeys } from './limitKeys.ts';
-import { LIMIT_OUTCOMES, limitScripts } from './limitScripts.ts';
+import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 const WINDOW_US = 60_000_000;
 
@@ -31,7 +31,7 @@ export const admitReplay = async (
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
   const replayId = randomUUID();
   const { plan } = input;
-  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await limitScripts(services.redis).bssAdmitReplay(
+  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await services.limitScripts.bssAdmitReplay(
     keys.rateWindow,
     keys.slots,
     plan.requests_per_minute,

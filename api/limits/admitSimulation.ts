@@ -12,7 +12,7 @@ import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
 import { limitKeys } from './limitKeys.ts';
-import { LIMIT_OUTCOMES, limitScripts } from './limitScripts.ts';
+import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 const WINDOW_S = 60;
 const WINDOW_US = WINDOW_S * 1_000_000;
@@ -55,7 +55,7 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
   const now = services.now();
   const period = monthlyPeriod(now);
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
-  const scripts = limitScripts(services.redis);
+  const scripts = services.limitScripts;
   const simulationId = randomUUID();
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;

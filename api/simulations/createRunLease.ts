@@ -4,7 +4,6 @@ import { describeError } from '../../shared/errors/describeError.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
-import { ledgerWriter } from './ledgerWriter.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 import { releaseSimulation } from './releaseSimulation.ts';
 
@@ -80,14 +79,14 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, charge
       if (quota !== 'lease') {
         throw new ClientAbortedError();
       }
-      await ledgerWriter(services.pool).insert(row);
+      await services.ledger.insert(row);
       quota = 'ledger';
     })();
     return recording;
   };
 
   const settleRow = async (outcome: SimulationOutcome): Promise<void> => {
-    const finishing = ledgerWriter(services.pool).finish({
+    const finishing = services.ledger.finish({
       id: simulationId,
       status: outcome.status,
       startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),

@@ -1,6 +1,5 @@
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
-import { limitScripts } from '../limits/limitScripts.ts';
 import type { Services } from '../Services.ts';
 
 /**
@@ -25,9 +24,9 @@ export const releaseSimulation = async (
   const keys = limitKeys(services.redisPrefix, input.accountId, input.period.key);
   const slot = input.freeSlot === false ? '' : input.simulationId;
   if (input.charged !== undefined) {
-    await limitScripts(services.redis).bssRelease(keys.quota, keys.slots, input.numInteractions - input.charged, slot, 0);
+    await services.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions - input.charged, slot, 0);
   } else if (input.giveBack) {
-    await limitScripts(services.redis).bssRelease(keys.quota, keys.slots, input.numInteractions, slot, 1);
+    await services.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions, slot, 1);
   } else if (slot !== '') {
     await services.redis.zrem(keys.slots, slot);
   }

@@ -3,7 +3,8 @@ import type { RedisClient } from '../../shared/redis/createRedis.ts';
 
 type Argument = string | number;
 
-interface ScriptedRedis {
+/** The limit scripts as typed calls, one per Lua file. */
+export interface LimitScripts {
   bssAdmit(k1: string, k2: string, k3: string, k4: string, ...args: Argument[]): Promise<number[]>;
   bssSeedLimits(k1: string, k2: string, ...args: Argument[]): Promise<number>;
   bssRelease(k1: string, k2: string, ...args: Argument[]): Promise<number>;
@@ -41,7 +42,7 @@ const SCRIPTS = {
   bssRelease: { file: 'release.lua', numberOfKeys: 2 },
   bssAdmitReplay: { file: 'admitReplay.lua', numberOfKeys: 2 },
   bssAdmitKeyChange: { file: 'admitKeyChange.lua', numberOfKeys: 1 },
-} as const satisfies Record<keyof ScriptedRedis, { file: string; numberOfKeys: number }>;
+} as const satisfies Record<keyof LimitScripts, { file: string; numberOfKeys: number }>;
 
 const INCLUDE = /^--@include (\w+)$/gm;
 
@@ -51,20 +52,16 @@ const loadScript = (file: string): string =>
     readFileSync(new URL(`./lua/includes/${name}.lua`, import.meta.url), 'utf8').trimEnd(),
   );
 
-const LUA = Object.fromEntries(Object.entries(SCRIPTS).map(([name, { file }]) => [name, loadScript(file)])) as Record<keyof ScriptedRedis, string>;
-
-const defined = new WeakSet<RedisClient>();
+const LUA = Object.fromEntries(Object.entries(SCRIPTS).map(([name, { file }]) => [name, loadScript(file)])) as Record<keyof LimitScripts, string>;
 
 /**
- * The one registry of the limit scripts, as typed calls. ioredis sends them with EVALSHA and falls back to
- * EVAL when Redis has not seen a script yet (after a restart or flush), so each call stays one round trip.
+ * The one registry of the limit scripts, defined once on the process's limits connection (by
+ * api/createServices.ts), as typed calls. ioredis sends them with EVALSHA and falls back to EVAL when
+ * Redis has not seen a script yet (after a restart or flush), so each call stays one round trip.
  */
-export const limitScripts = (redis: RedisClient): ScriptedRedis => {
-  if (!defined.has(redis)) {
-    for (const [name, { numberOfKeys }] of Object.entries(SCRIPTS) as [keyof ScriptedRedis, { numberOfKeys: number }][]) {
-      redis.defineCommand(name, { numberOfKeys, lua: LUA[name] });
-    }
-    defined.add(redis);
+export const createLimitScripts = (redis: RedisClient): LimitScripts => {
+  for (const [name, { numberOfKeys }] of Object.entries(SCRIPTS) as [keyof LimitScripts, { numberOfKeys: number }][]) {
+    redis.defineCommand(name, { numberOfKeys, lua: LUA[name] });
   }
-  return redis as unknown as ScriptedRedis;
+  return redis as unknown as LimitScripts;
 };
