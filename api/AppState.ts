@@ -10,7 +10,7 @@ export interface Principal {
   readonly limits: PlanRow;
   readonly via: { readonly kind: 'api_key'; readonly apiKeyId: string } | { readonly kind: 'session'; readonly sessionId: string };
   /**
-   * Set when the principal came from this process's cache (api/auth/principalCache.ts): the account's
+   * Set when the principal came from this process's cache (api/auth/createPrincipalCache.ts): the account's
    * credential version it was loaded under, which the admission script confirms before anything is taken.
    */
   readonly authVersion?: string;

@@ -4,23 +4,34 @@ import type { DatabasePool } from 'slonik';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Lifecycle } from './Lifecycle.ts';
+import type { PrincipalCache } from './auth/createPrincipalCache.ts';
+import type { LimitScripts } from './limits/createLimitScripts.ts';
+import type { LedgerWriter } from './simulations/createLedgerWriter.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
 
 /**
  * Everything a request handler may reach, built once per process (api/createServices.ts) or per test
- * file (test/helpers), and handed to buildApp. Nothing in api/ imports a singleton.
+ * file (test/helpers), and handed to buildApp. Nothing in api/ imports a singleton: what a process has
+ * once (the ledger writer, the limit scripts, the principal cache) is made here and passed in, not kept
+ * behind a WeakMap.
  */
 export interface Services {
   readonly config: Config;
   readonly pool: DatabasePool;
   /** Fail-fast connection for request-path work (limits, caches): an outage is a 503, not a hang. */
   readonly redis: RedisClient;
+  /** The limit scripts, defined once on `redis` (api/limits/createLimitScripts.ts). */
+  readonly limitScripts: LimitScripts;
   /** Whether Redis is out of service now (shared/redis/watchRedisHealth.ts). */
   readonly redisHealth: RedisHealth;
   /** Namespace of every key this service writes; tests give each file its own. */
   readonly redisPrefix: string;
   readonly logger: Logger;
+  /** The ledger's group-commit writer (api/simulations/createLedgerWriter.ts). */
+  readonly ledger: LedgerWriter;
+  /** API-key principals this process has authenticated (api/auth/createPrincipalCache.ts). */
+  readonly principals: PrincipalCache;
   readonly lifecycle: Lifecycle;
   /** The clock of domain rules (monthly periods); injectable so tests can cross a month. */
   readonly now: () => Date;

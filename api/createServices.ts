@@ -8,6 +8,9 @@ import { createMetrics } from './metrics/createMetrics.ts';
 import { instrumentSimulationClient } from './metrics/instrumentSimulationClient.ts';
 import { createSimulationClient } from './simulations/createSimulationClient.ts';
 import type { Services } from './Services.ts';
+import { createPrincipalCache } from './auth/createPrincipalCache.ts';
+import { createLimitScripts } from './limits/createLimitScripts.ts';
+import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 
 const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
@@ -38,9 +41,12 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     config,
     pool,
     redis,
+    limitScripts: createLimitScripts(redis),
     redisHealth: watchRedisHealth(redis),
     redisPrefix,
     logger,
+    ledger: createLedgerWriter(pool),
+    principals: createPrincipalCache(),
     lifecycle,
     now: options.now ?? (() => new Date()),
     simulations,

@@ -7,6 +7,7 @@ import { createLogger } from '../shared/logger.ts';
 import { admitSimulation } from '../api/limits/admitSimulation.ts';
 import { releaseSimulation } from '../api/simulations/releaseSimulation.ts';
 import type { Services } from '../api/Services.ts';
+import { createLimitScripts } from '../api/limits/createLimitScripts.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
 import { deleteRedisPrefix, TEST_REDIS } from '../test/helpers/testRedis.ts';
 
@@ -16,11 +17,12 @@ const logger = createLogger('silent', 'bench');
 const redis = createRedis(TEST_REDIS, { role: 'test', logger });
 await new Promise((resolve) => redis.once('ready', resolve));
 
-// Only what admitSimulation touches: Redis, the clock and the deadline setting. The quota counters are
+// Only what admitSimulation touches: Redis and its scripts, the clock and the deadline setting. The quota counters are
 // seeded first, so no call needs the ledger.
 const services = {
   config: parseConfig({ NODE_ENV: 'test' }),
   redis,
+  limitScripts: createLimitScripts(redis),
   redisPrefix: prefix,
   logger,
   now: () => new Date(),

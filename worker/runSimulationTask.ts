@@ -10,8 +10,8 @@ const FIRST_CHUNK_BYTES = 16 * 1024;
 /**
  * The piscina thread entry: the only place the engine runs in a worker process. Chunks leave the thread as
  * they are printed, their buffers transferred, not copied; the thread waits when the main thread has not
- * passed the previous ones on, so a slow reader slows the printing instead of filling memory. Its last
- * chunk (the whole body of a small run) is the task's result, transferred too.
+ * passed the previous ones on, so a slow reader slows the printing instead of filling memory. A run
+ * without a port (a small one) is one chunk, the task's result, transferred too.
  */
 export async function runSimulationTask(task: SimulationTask): Promise<SimulationTaskResult> {
   const started = performance.now();
@@ -52,33 +52,38 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
     }
     wake?.();
   });
-  let held: ThreadChunk | undefined;
+  // Without a port the run is one chunk, the task's result. With one, each chunk is posted as soon as it
+  // is printed (the first, small one included: the response's first bytes must not wait for a second
+  // chunk to be printed) and the result carries no bytes.
+  // A buffer of its own: the result's is transferred (detached), so never the shared NO_BYTES.
+  let body: Uint8Array = new Uint8Array(0);
   let posted = 0;
   try {
-    for (const chunk of chunks) {
-      if (held !== undefined && port !== undefined) {
-        while (credits === 0 && !aborted) {
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        }
-        if (aborted) {
-          // The main thread has given up on this run and ignores whatever else comes.
-          break;
-        }
-        credits--;
-        port.postMessage(held, [held.bytes.buffer as ArrayBuffer]);
-        posted++;
-        // A thread serves several runs at once (piscina's concurrentTasksPerWorker): after each chunk the
-        // others get their turn, so a large run never holds a thread from the small ones queued behind it.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const bytes of chunks) {
+      if (port === undefined) {
+        body = bytes;
+        continue;
       }
-      held = { bytes: chunk, records: progress.records };
+      while (credits === 0 && !aborted) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      if (aborted) {
+        // The main thread has given up on this run and ignores whatever else comes.
+        break;
+      }
+      credits--;
+      const chunk: ThreadChunk = { bytes, records: progress.records };
+      port.postMessage(chunk, [bytes.buffer as ArrayBuffer]);
+      posted++;
+      // A thread serves several runs at once (piscina's concurrentTasksPerWorker): after each chunk the
+      // others get their turn, so a large run never holds a thread from the small ones queued behind it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   } finally {
     port?.close();
   }
-  const body = held?.bytes ?? NO_BYTES;
   const result: SimulationTaskResult = { body, computeMs, chunks: posted, records: progress.records };
   // A hand-made transferable: the value keeps computeMs beside the body while only the body's buffer moves.
   return move({

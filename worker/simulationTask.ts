@@ -16,8 +16,8 @@ export interface SimulationTask {
   readonly apiVersion: string;
   readonly format: OutputFormat;
   /**
-   * For a run too large for one chunk: the thread posts each chunk but the last here as a ThreadChunk
-   * (its buffer transferred) and, after THREAD_WINDOW_CHUNKS unanswered ones, waits for the main thread to
+   * For a run too large for one chunk: the thread posts each chunk here as a ThreadChunk as soon as it is
+   * printed (its buffer transferred) and, after THREAD_WINDOW_CHUNKS unanswered ones, waits for the main thread to
    * answer one (any message) before it prints more. Absent, the whole body comes back as the result.
    */
   readonly port?: MessagePort;
@@ -35,11 +35,11 @@ export const ABORT_RUN = 'abort';
 /** Chunks a thread may have posted that the main thread has not yet passed on to the API process. */
 export const THREAD_WINDOW_CHUNKS = 2;
 
-/** What a thread hands back: the body's last chunk (the whole body when nothing was posted), its compute time. */
+/** What a thread hands back: the whole body of a run without a port (else nothing), its compute time. */
 export interface SimulationTaskResult {
   readonly body: Uint8Array;
   readonly computeMs: number;
-  /** How many chunks were posted on the port before this one. */
+  /** How many chunks were posted on the port: all of a streamed run's. */
   readonly chunks: number;
   /** The records the run made: all of them. */
   readonly records: number;

@@ -6,7 +6,7 @@ import { type ApiKeyCredential, findApiKeyCredential } from '../../shared/db/que
 import { accountDisabled, invalidCredentials } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
 import type { Services } from '../Services.ts';
-import { type CachedPrincipal, principalCache } from './principalCache.ts';
+import type { CachedPrincipal } from './createPrincipalCache.ts';
 import { recordApiKeyUse } from './recordApiKeyUse.ts';
 
 // RFC 9110: the scheme is case-insensitive; the credential is one token after exactly one space (docs/api.md "Authentication").
@@ -83,7 +83,7 @@ export const authenticateApiKey = async (services: Services, authorization: stri
  * here answers this request alone, without a version to confirm, and the next request reads again.
  */
 const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: string): Promise<{ readonly principal: Principal; readonly expiresAt: number | null }> => {
-  const cache = principalCache(services);
+  const cache = services.principals;
   cache.delete(cacheKey);
   const { accountId } = toPrincipal(await findApiKeyCredential(services.pool, digest), services.now().getTime());
   const authVersion = await readAuthVersion(services.redis, services.redisPrefix, accountId);
@@ -107,7 +107,7 @@ const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: strin
 export const authenticateApiKeyCached = async (services: Services, authorization: string, options: { reload?: boolean } = {}): Promise<Principal> => {
   const digest = digestApiKey(parseKey(authorization));
   const cacheKey = digest.toString('base64');
-  let entry: { readonly principal: Principal; readonly expiresAt: number | null } | undefined = options.reload ? undefined : principalCache(services).get(cacheKey);
+  let entry: { readonly principal: Principal; readonly expiresAt: number | null } | undefined = options.reload ? undefined : services.principals.get(cacheKey);
   entry ??= await loadPrincipal(services, digest, cacheKey);
   if (isApiKeyExpired(entry.expiresAt, services.now().getTime())) {
     throw invalidCredentials();

@@ -3,7 +3,7 @@ import type { AppError } from '../../shared/errors/AppError.ts';
 import { keyChangeRateLimitExceeded } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
 import { keyChangeWindowKey } from './limitKeys.ts';
-import { KEY_CHANGE_OUTCOMES, limitScripts } from './limitScripts.ts';
+import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 /** Creations and rolls of API keys allowed per account in any hour (DECISIONS "Key rolls"). */
 const KEY_CHANGES_PER_HOUR = 20;
@@ -15,16 +15,16 @@ const WINDOW_US = 3600 * 1_000_000;
  * API processes never pass more than the limit. Returns the refusal, if any.
  */
 export const admitKeyChange = async (services: Services, input: { accountId: string; requestId: string }): Promise<AppError | undefined> => {
-  const [outcome = -1, , retryAfter = 1] = await limitScripts(services.redis).bssAdmitKeyChange(
+  const [outcome = -1, , retryAfter = 1] = await services.limitScripts.bssAdmitKeyChange(
     keyChangeWindowKey(services.redisPrefix, input.accountId),
     KEY_CHANGES_PER_HOUR,
     WINDOW_US,
     `${input.requestId}:${randomUUID()}`,
   );
   switch (outcome) {
-    case KEY_CHANGE_OUTCOMES.counted:
+    case LIMIT_OUTCOMES.admitted:
       return undefined;
-    case KEY_CHANGE_OUTCOMES.rateLimited:
+    case LIMIT_OUTCOMES.rateLimited:
       return keyChangeRateLimitExceeded(KEY_CHANGES_PER_HOUR, retryAfter);
     default:
       throw new Error(`unexpected key change admission outcome ${outcome}`);

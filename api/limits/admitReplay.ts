@@ -5,7 +5,7 @@ import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
 import { limitKeys } from './limitKeys.ts';
-import { limitScripts, REPLAY_ADMISSION_OUTCOMES } from './limitScripts.ts';
+import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 const WINDOW_US = 60_000_000;
 
@@ -31,7 +31,7 @@ export const admitReplay = async (
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
   const replayId = randomUUID();
   const { plan } = input;
-  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await limitScripts(services.redis).bssAdmitReplay(
+  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await services.limitScripts.bssAdmitReplay(
     keys.rateWindow,
     keys.slots,
     plan.requests_per_minute,
@@ -47,13 +47,13 @@ export const admitReplay = async (
     RateLimit: `"rpm";r=${remaining};t=${reset}`,
   };
   switch (outcome) {
-    case REPLAY_ADMISSION_OUTCOMES.admitted:
+    case LIMIT_OUTCOMES.admitted:
       return { headers, period, replayId };
-    case REPLAY_ADMISSION_OUTCOMES.rateCounted:
+    case LIMIT_OUTCOMES.rateCounted:
       return { headers, period };
-    case REPLAY_ADMISSION_OUTCOMES.rateLimited:
+    case LIMIT_OUTCOMES.rateLimited:
       return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case REPLAY_ADMISSION_OUTCOMES.concurrencyFull:
+    case LIMIT_OUTCOMES.concurrencyFull:
       return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
     default:
       throw new Error(`unexpected replay admission outcome ${outcome}`);

@@ -12,7 +12,7 @@ import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
 import { limitKeys } from './limitKeys.ts';
-import { ADMISSION_OUTCOMES, limitScripts } from './limitScripts.ts';
+import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 const WINDOW_S = 60;
 const WINDOW_US = WINDOW_S * 1_000_000;
@@ -55,7 +55,7 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
   const now = services.now();
   const period = monthlyPeriod(now);
   const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
-  const scripts = limitScripts(services.redis);
+  const scripts = services.limitScripts;
   const simulationId = randomUUID();
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
@@ -81,7 +81,7 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
     );
 
   let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
-  if (outcome === ADMISSION_OUTCOMES.quotaNotLoaded) {
+  if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
     const [reserved, recent] = await Promise.all([
       sumReservedUsage(services.pool, input.accountId, period.start),
       listRecentAdmissions(services.pool, input.accountId, WINDOW_S),
@@ -100,23 +100,23 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
   const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
   const resetsAt = period.end.toISOString();
   switch (outcome) {
-    case ADMISSION_OUTCOMES.admitted:
+    case LIMIT_OUTCOMES.admitted:
       return { headers, period, simulationId };
-    case ADMISSION_OUTCOMES.rateCounted:
+    case LIMIT_OUTCOMES.rateCounted:
       return { headers, period };
-    case ADMISSION_OUTCOMES.principalStale:
+    case LIMIT_OUTCOMES.principalStale:
       return { headers, period, principalStale: true };
-    case ADMISSION_OUTCOMES.rateLimited:
+    case LIMIT_OUTCOMES.rateLimited:
       return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case ADMISSION_OUTCOMES.monthlyRequestsUsedUp:
+    case LIMIT_OUTCOMES.monthlyRequestsUsedUp:
       return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, a, resetsAt) };
-    case ADMISSION_OUTCOMES.monthlyInteractionsExceeded:
+    case LIMIT_OUTCOMES.monthlyInteractionsExceeded:
       return {
         headers,
         period,
         refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, input.numInteractions ?? 0, resetsAt),
       };
-    case ADMISSION_OUTCOMES.concurrencyFull:
+    case LIMIT_OUTCOMES.concurrencyFull:
       return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
     default:
       throw new Error(`unexpected admission outcome ${outcome}`);

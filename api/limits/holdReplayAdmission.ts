@@ -9,6 +9,7 @@ import type { SimulationRequest } from '../simulations/SimulationRequest.ts';
 import type { SimulationAdmission } from '../simulations/SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { admitReplay } from './admitReplay.ts';
+import { createRunLease } from '../simulations/createRunLease.ts';
 
 /**
  * The admission of a replay, the same for a history replay (GET /v1/simulations/{id}/records) and an
@@ -49,15 +50,14 @@ export const holdReplayAdmission = async (
   if (admission.replayId === undefined || replay instanceof AppError) {
     throw new Error('replay admission returned neither a refusal nor a slot');
   }
-  const admitted: SimulationAdmission = {
+  const terms = {
     simulationId: admission.replayId,
     accountId: principal.accountId,
     plan: principal.limits,
     period: admission.period,
     numInteractions: replay.numInteractions,
-    // No ledger row and no quota: whoever frees this admission frees its slot and nothing else.
-    recorded: false,
-    settled: false,
   };
-  await holdAdmission(ctx, services, admitted, () => false, () => run(admitted));
+  // No ledger row and no quota: the lease frees its slot and nothing else.
+  const admitted: SimulationAdmission = { ...terms, lease: createRunLease(services, terms, false) };
+  await holdAdmission(ctx, services, admitted, () => run(admitted));
 };

@@ -11,6 +11,7 @@ import { holdAdmission } from './holdAdmission.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { admitSimulation } from '../limits/admitSimulation.ts';
+import { createRunLease } from './createRunLease.ts';
 
 export type AdmittedState = ValidatedState & { admission: SimulationAdmission };
 
@@ -73,15 +74,15 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
       throw new Error('admission returned neither a refusal nor a simulation id');
     }
 
-    const admitted: SimulationAdmission = {
+    const terms = {
       simulationId: admission.simulationId,
       accountId: principal.accountId,
       plan,
       period: admission.period,
       numInteractions: input.numInteractions,
-      recorded: false,
-      settled: false,
     };
+    // A new run's lease: its slot, its quota and its ledger row.
+    const admitted: SimulationAdmission = { ...terms, lease: createRunLease(services, terms, true) };
     ctx.state.admission = admitted;
-    await holdAdmission(ctx, services, admitted, () => !admitted.recorded, next);
+    await holdAdmission(ctx, services, admitted, next);
   };

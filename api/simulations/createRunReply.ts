@@ -38,9 +38,11 @@ export interface RunReply {
  * One run's reply, as a small state machine: waiting for its worker's stream, streaming, interrupted (the
  * link or the worker was lost: a worker that takes the run over attaches a new stream, which is told
  * where the client's body stands), ended. Frames are handed to the client one after another, each only
- * when the previous was taken; the last is held until the trailers say how the run ended.
+ * when the previous was taken; the last is held until the trailers say how the run ended. `totalRecords`
+ * (the run's interactions) tells which frames cannot be the last: those the frame header says end short
+ * of the run's records.
  */
-export const createRunReply = (handlers: RunReplyHandlers): RunReply => {
+export const createRunReply = (handlers: RunReplyHandlers, totalRecords: number): RunReply => {
   let current: http2.ServerHttp2Stream | undefined;
   let over = false;
   let delivered = 0;
@@ -54,6 +56,24 @@ export const createRunReply = (handlers: RunReplyHandlers): RunReply => {
     }
     stream.respond({ ':status': 200, [HEADERS.offset]: String(delivered) });
     let held: { bytes: Buffer; records: number } | undefined;
+    // Hands a frame to the client; false when it could not (the run then ends here).
+    const pass = async (frame: { bytes: Buffer; records: number }): Promise<boolean> => {
+      try {
+        await handlers.write(frame.bytes);
+      } catch (error) {
+        // Closed with NO_ERROR before the loop's exit destroys the stream (which would say CANCEL, a
+        // lost link, and have the worker try again): its worker stops the run.
+        if (!over && stream === current) {
+          over = true;
+          stream.close(http2.constants.NGHTTP2_NO_ERROR);
+          handlers.onWriteFailed(error);
+        }
+        return false;
+      }
+      delivered += frame.bytes.length;
+      records = frame.records;
+      return true;
+    };
     // A frame's bytes arrive in pieces (HTTP/2 DATA frames of 16 KiB): gathered, then joined once.
     const pieces: Buffer[] = [];
     let gathered = 0;
@@ -81,23 +101,20 @@ export const createRunReply = (handlers: RunReplyHandlers): RunReply => {
           if (rest.length > 0) {
             pieces.push(rest);
           }
-          if (held !== undefined) {
-            try {
-              await handlers.write(held.bytes);
-            } catch (error) {
-              // Closed with NO_ERROR before the loop's exit destroys the stream (which would say CANCEL, a
-              // lost link, and have the worker try again): its worker stops the run.
-              if (!over && stream === current) {
-                over = true;
-                stream.close(http2.constants.NGHTTP2_NO_ERROR);
-                handlers.onWriteFailed(error);
-              }
+          if (held !== undefined && !(await pass(held))) {
+            return;
+          }
+          held = undefined;
+          // A frame short of the run's last record is never its last: it goes to the client at once (the
+          // first bytes of a large run do not wait for its second frame). One that completes the records
+          // may be the last (a footer or the JSON tail may follow): held until the next frame or the end.
+          if (frame.records < totalRecords) {
+            if (!(await pass(frame))) {
               return;
             }
-            delivered += held.bytes.length;
-            records = held.records;
+          } else {
+            held = frame;
           }
-          held = frame;
           if (over || stream !== current) {
             return;
           }

@@ -262,7 +262,7 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
               computeMs: end.computeMs,
             });
           }),
-      });
+      }, job.numInteractions);
       const waiter: Waiter = {
         enqueued: false,
         reply,

@@ -2,8 +2,6 @@ import type { PresetName } from '../../shared/engine/index.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
-import type { Services } from '../Services.ts';
-import { ledgerWriter } from './ledgerWriter.ts';
 
 export interface SimulationRun {
   readonly simulationId: string;
@@ -20,17 +18,18 @@ export interface AdmittedSimulation extends SimulationRun {
   readonly periodStart: string;
   /** The engine service_version the run uses, kept in the ledger so a replay runs it again. */
   readonly serviceVersion: string;
-  /** What the limits took for this run, handed back at settlement. */
+  /** What the limits took for this run; its lease writes the row and settles it. */
   readonly admission: SimulationAdmission;
 }
 
 /**
  * The admitted request's ledger row (status `queued`): the durable record monthly usage is counted from.
- * Written in a group commit with the other requests of the moment, retried on a lost connection.
+ * Written through the run's lease, in a group commit with the other requests of the moment, retried on a
+ * lost connection.
  */
-export const recordAdmission = async (services: Services, admitted: AdmittedSimulation): Promise<void> => {
+export const recordAdmission = async (admitted: AdmittedSimulation): Promise<void> => {
   const { principal } = admitted;
-  await ledgerWriter(services.pool).insert({
+  await admitted.admission.lease.record({
     id: admitted.simulationId,
     accountId: principal.accountId,
     apiKeyId: principal.via.kind === 'api_key' ? principal.via.apiKeyId : null,
@@ -43,5 +42,4 @@ export const recordAdmission = async (services: Services, admitted: AdmittedSimu
     serviceVersion: admitted.serviceVersion,
     scenario: admitted.scenario,
   });
-  admitted.admission.recorded = true;
 };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { internalError } from '../../shared/errors/errors.ts';
-import { releaseSimulation } from './releaseSimulation.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
@@ -24,13 +23,9 @@ export const replaySimulation = async (
   admission: SimulationAdmission | undefined,
   options: RunSimulationOptions,
 ): Promise<SimulationResponse> => {
-  let released = false;
+  // A replay's lease holds a slot and nothing else: freed once, by whoever asks first (here, or holdAdmission).
   const release = async (): Promise<void> => {
-    if (admission !== undefined && !released) {
-      released = true;
-      admission.settled = true;
-      await releaseSimulation(services, { ...admission, giveBack: false });
-    }
+    await admission?.lease.release();
   };
   const { seed } = request;
   if (seed === undefined) {
@@ -43,11 +38,6 @@ export const replaySimulation = async (
   } catch (error) {
     await release();
     throw error;
-  }
-  if (admission !== undefined) {
-    // From here the slot is this run's to free, once it has ended: a stream outlives the route handler,
-    // whose admission would otherwise free the slot as soon as the first bytes are out.
-    admission.settled = true;
   }
   const deadline = Date.now() + services.config.simulationTimeoutMs;
   return streamRun(
@@ -72,6 +62,7 @@ export const replaySimulation = async (
           sink,
         );
       } finally {
+        // The run is over: its slot is freed now, not when the last bytes have left (the stream may trail).
         await release();
       }
     },

@@ -6,13 +6,13 @@ import { internalError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { type AdmittedSimulation, recordAdmission } from './recordAdmission.ts';
 import { replaySimulation } from './replaySimulation.ts';
-import { settleSimulation } from './settleSimulation.ts';
 import type { SimulationRequest } from './SimulationRequest.ts';
 import { type RunSimulationOptions, type SimulationIdentity, type SimulationResponse, streamRun } from './streamRun.ts';
 
 /**
  * Runs one simulation the limits admitted: write the ledger row while the job is enqueued and run
- * (neither waits on the other: the row is a record, the worker never reads it), then settle the row.
+ * (neither waits on the other: the row is a record, the worker never reads it), then settle the row,
+ * both through the admission's lease (createRunLease.ts), which owns the run's slot and ledger fate.
  * Resolves with the first bytes: a small run's whole body, or a large run's stream once its first chunk
  * is in. Settlement is awaited before the last bytes go out, so a client that read a whole body finds the
  * run counted. A replay (`request.replayOf`) goes to replaySimulation: no ledger row, no quota; it frees
@@ -58,7 +58,7 @@ export const runSimulation = async (
   return streamRun(services, identity, options, async (sink) => {
     // Both settle before anything else happens, so a row is never settled before it exists.
     const [recorded, ran] = await Promise.allSettled([
-      recordAdmission(services, admitted),
+      recordAdmission(admitted),
       services.simulations.run({ ...admitted, serviceVersion: request.serviceVersion, deadline, format: options.format ?? 'json' }, sink),
     ]);
     if (recorded.status === 'rejected') {
@@ -66,13 +66,13 @@ export const runSimulation = async (
       throw recorded.reason;
     }
     if (ran.status === 'rejected') {
-      await settleSimulation(services, admitted, { status: 'failed', startedAt: null, finishedAt: Date.now() }).catch((error: unknown) =>
+      await admission.lease.settle({ status: 'failed', startedAt: null, finishedAt: Date.now() }).catch((error: unknown) =>
         services.logger.error({ simulation_id: admitted.simulationId, error: describeError(error) }, 'could not settle a simulation'),
       );
       throw ran.reason;
     }
     const outcome = ran.value;
-    await settleSimulation(services, admitted, outcome);
+    await admission.lease.settle(outcome);
     return outcome;
   });
 };

@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type DatabasePool, sql } from 'slonik';
 import { z } from 'zod';
+import type { Services } from '../../api/Services.ts';
+import { createRunLease } from '../../api/simulations/createRunLease.ts';
 import type { SimulationAdmission } from '../../api/simulations/SimulationAdmission.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { buildAccount, buildApiKey } from './factories.ts';
@@ -61,20 +63,21 @@ export const recordCompletedUsage = async (
  * What the limits would have handed the handler for an admitted request, for tests that call
  * runSimulation directly, past the HTTP chain.
  */
-export const buildAdmission = (accountId: string, numInteractions: number, now = new Date()): SimulationAdmission => ({
-  simulationId: randomUUID(),
-  accountId,
-  plan: {
-    name: 'enterprise',
-    requests_per_minute: 1200,
-    monthly_requests: 1_000_000,
-    monthly_interactions: 500_000_000,
-    max_interactions_per_request: 100_000,
-    max_concurrent_simulations: 32,
-    max_active_api_keys: 50,
-  },
-  period: monthlyPeriod(now),
-  numInteractions,
-  recorded: false,
-  settled: false,
-});
+export const buildAdmission = (services: Services, accountId: string, numInteractions: number, now = new Date()): SimulationAdmission => {
+  const terms = {
+    simulationId: randomUUID(),
+    accountId,
+    plan: {
+      name: 'enterprise',
+      requests_per_minute: 1200,
+      monthly_requests: 1_000_000,
+      monthly_interactions: 500_000_000,
+      max_interactions_per_request: 100_000,
+      max_concurrent_simulations: 32,
+      max_active_api_keys: 50,
+    },
+    period: monthlyPeriod(now),
+    numInteractions,
+  };
+  return { ...terms, lease: createRunLease(services, terms, true) };
+};

@@ -13,10 +13,8 @@
 --       valid and wants quota, 0 = stop after the rate limiter), 5 monthly requests, 6 monthly
 --       interactions, 7 interactions requested, 8 max concurrent, 9 lease ms, 10 quota key ttl s,
 --       11 the auth version the caller's principal was cached under ('' = not cached, nothing to check)
--- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see ADMISSION_OUTCOMES (limitScripts.ts).
-local t = redis.call('TIME')
-local now_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local now_ms = math.floor(now_us / 1000)
+-- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see LIMIT_OUTCOMES (limitScripts.ts).
+--@include rateWindow
 local rpm = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 
@@ -29,36 +27,13 @@ if redis.call('EXISTS', KEYS[2]) == 0 then
   return {2, 0, 0, 0, 0}
 end
 
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_us - window)
-local count = redis.call('ZCARD', KEYS[1])
-
-local function seconds_until(us)
-  local s = math.ceil((us - now_us) / 1000000)
-  if s < 1 then s = 1 end
-  return s
+local counted, remaining, reset, retry = count_in_window(KEYS[1], rpm, window, ARGV[3])
+if not counted then
+  return {1, 0, reset, retry, 0}
 end
-
-if count >= rpm then
-  -- Admission resumes when enough entries leave for the count to drop below the limit.
-  local entry = redis.call('ZRANGE', KEYS[1], count - rpm, count - rpm, 'WITHSCORES')
-  local retry = seconds_until(tonumber(entry[2]) + window)
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {1, 0, seconds_until(tonumber(oldest[2]) + window), retry, 0}
-end
-redis.call('ZADD', KEYS[1], now_us, ARGV[3])
-redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000) + 1000)
-count = count + 1
-
-local remaining = rpm - count
-if remaining < 0 then remaining = 0 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local reset = 0
-if oldest[2] then reset = seconds_until(tonumber(oldest[2]) + window) end
-
 if ARGV[4] ~= '1' then
   return {6, remaining, reset, 0, 0}
 end
-
 local used_requests = tonumber(redis.call('HGET', KEYS[2], 'requests') or '0')
 local used_interactions = tonumber(redis.call('HGET', KEYS[2], 'interactions') or '0')
 local requested = tonumber(ARGV[7])

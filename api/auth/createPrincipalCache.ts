@@ -1,5 +1,4 @@
 import type { Principal } from '../AppState.ts';
-import type { Services } from '../Services.ts';
 
 /** A principal as this process last loaded it from PostgreSQL. */
 export interface CachedPrincipal {
@@ -13,28 +12,28 @@ export interface CachedPrincipal {
 // one reload per key and is never wrong.
 const CACHE_LIMIT = 10_000;
 
-const caches = new WeakMap<Services, Map<string, CachedPrincipal>>();
+export interface PrincipalCache {
+  readonly get: (digest: string) => CachedPrincipal | undefined;
+  readonly set: (digest: string, entry: CachedPrincipal) => void;
+  readonly delete: (digest: string) => void;
+}
 
 /**
- * The principals of API keys this process authenticated, keyed by the key's digest (never the key). An
- * entry is trusted only together with a check of its version in Redis, which the admission script makes.
+ * The principals of API keys this process authenticated, keyed by the key's digest (never the key); one
+ * per process (api/createServices.ts). An entry is trusted only together with a check of its version in
+ * Redis, which the admission script makes.
  */
-export const principalCache = (services: Services) => {
-  let cache = caches.get(services);
-  if (cache === undefined) {
-    cache = new Map();
-    caches.set(services, cache);
-  }
-  const entries = cache;
+export const createPrincipalCache = (): PrincipalCache => {
+  const entries = new Map<string, CachedPrincipal>();
   return {
-    get: (digest: string): CachedPrincipal | undefined => entries.get(digest),
-    set: (digest: string, entry: CachedPrincipal): void => {
+    get: (digest) => entries.get(digest),
+    set: (digest, entry) => {
       if (entries.size >= CACHE_LIMIT) {
         entries.clear();
       }
       entries.set(digest, entry);
     },
-    delete: (digest: string): void => {
+    delete: (digest) => {
       entries.delete(digest);
     },
   };

@@ -46,38 +46,31 @@ const withRetry = async <T>(attempt: () => Promise<T>): Promise<T> => {
   }
 };
 
-const writers = new WeakMap<DatabasePool, LedgerWriter>();
-
 type LedgerWrite = { readonly kind: 'insert'; readonly row: InsertSimulationInput } | { readonly kind: 'finish'; readonly row: FinishSimulationInput };
 
 /**
- * The process's ledger writer for a pool: admissions and settlements go through one group-commit batcher,
- * so every request that arrived while the previous write was in flight shares one statement and one
- * commit.
+ * The process's ledger writer (one per process, made by api/createServices.ts): admissions and
+ * settlements go through one group-commit batcher, so every request that arrived while the previous write
+ * was in flight shares one statement and one commit.
  */
-export const ledgerWriter = (pool: DatabasePool): LedgerWriter => {
-  let writer = writers.get(pool);
-  if (writer === undefined) {
-    const write = createBatcher<LedgerWrite, boolean>(async (writes) => {
-      const inserts: InsertSimulationInput[] = [];
-      const finishes: FinishSimulationInput[] = [];
-      for (const each of writes) {
-        if (each.kind === 'insert') {
-          inserts.push(each.row);
-        } else {
-          finishes.push(each.row);
-        }
+export const createLedgerWriter = (pool: DatabasePool): LedgerWriter => {
+  const write = createBatcher<LedgerWrite, boolean>(async (writes) => {
+    const inserts: InsertSimulationInput[] = [];
+    const finishes: FinishSimulationInput[] = [];
+    for (const each of writes) {
+      if (each.kind === 'insert') {
+        inserts.push(each.row);
+      } else {
+        finishes.push(each.row);
       }
-      const settled = new Set(await writeLedger(pool, { inserts, finishes }));
-      return writes.map((each) => each.kind === 'insert' || settled.has(each.row.id));
-    });
-    writer = {
-      insert: async (row) => {
-        await withRetry(() => write({ kind: 'insert', row }));
-      },
-      finish: (row) => withRetry(() => write({ kind: 'finish', row })),
-    };
-    writers.set(pool, writer);
-  }
-  return writer;
+    }
+    const settled = new Set(await writeLedger(pool, { inserts, finishes }));
+    return writes.map((each) => each.kind === 'insert' || settled.has(each.row.id));
+  });
+  return {
+    insert: async (row) => {
+      await withRetry(() => write({ kind: 'insert', row }));
+    },
+    finish: (row) => withRetry(() => write({ kind: 'finish', row })),
+  };
 };
