@@ -16,6 +16,7 @@ const simulationWorker = startSimulationWorker({
   redisPrefix: config.redisPrefix,
   threads: config.workerThreads,
   concurrency: config.workerConcurrency,
+  closeTimeoutMs: config.simulationTimeoutMs + 5_000,
   logger,
 });
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'bullmq';
+import { raceTimeout, TIMED_OUT } from '../shared/async/raceTimeout.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTERVAL_MS } from '../shared/jobs/jobPolicy.ts';
 import { SIMULATION_QUEUE } from '../shared/jobs/queueName.ts';
@@ -21,6 +22,11 @@ export interface StartSimulationWorkerOptions {
    * held by a client that does not read then holds no thread. Threads when absent.
    */
   readonly concurrency?: number;
+  /**
+   * How long close() waits for BullMQ to finish the active jobs and let go of Redis before it stops the
+   * threads and the connections anyway (60 s when absent; the process passes its simulation deadline).
+   */
+  readonly closeTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -61,10 +67,15 @@ export const startSimulationWorker = (options: StartSimulationWorkerOptions): Si
       await worker.waitUntilReady();
     },
     close: async () => {
-      await worker.close();
+      // BullMQ's close waits for its blocking connection's 'end', which an ioredis Cluster disconnected
+      // while it reconnects never emits; left unbounded, the threads and the connection below would then
+      // stay open for good and the process could never exit. Past the bound, everything is stopped anyway.
+      if ((await raceTimeout(worker.close(), options.closeTimeoutMs ?? 60_000)) === TIMED_OUT) {
+        logger.error('the queue worker did not close in time; stopping the threads and connections anyway');
+      }
       dataPlane.close();
       await pool.close();
-      await connection.quit().catch(() => connection.disconnect());
+      if ((await raceTimeout(connection.quit().catch(() => TIMED_OUT), 5_000)) === TIMED_OUT) connection.disconnect();
     },
   };
 };

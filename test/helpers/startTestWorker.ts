@@ -23,6 +23,8 @@ export const startTestWorker = async (options: StartTestWorkerOptions): Promise<
     redisPrefix: options.redisPrefix,
     threads: options.threads ?? 1,
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    // A test's runs end long before this; past it a close stuck in BullMQ must not keep the test process alive.
+    closeTimeoutMs: 20_000,
     logger: createLogger('silent', 'worker'),
   });
   await worker.ready();
