@@ -1,4 +1,6 @@
 import test from 'ava';
+import { sql } from 'slonik';
+import { z } from 'zod';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { postSimulation } from './postSimulation.ts';
@@ -92,3 +94,11 @@ for (const engine of ['1', '2', '1.0.0', '2.0.0']) {
     t.deepEqual(issues.map((issue) => issue.path), ['scenario'], JSON.stringify(issues));
   });
 }
+
+test('refused scenarios leave no ledger row: nothing was admitted', async (t) => {
+  for (const [, body] of INVALID) {
+    t.is((await issuesOf(body)).status, 422);
+  }
+  // Every test of this file is a refusal, so at no moment may the ledger hold a row.
+  t.is(await app.services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM simulations`), 0);
+});
