@@ -7,12 +7,12 @@ import type { SimulationInput } from '../../shared/engine/index.ts';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/runEngine.ts', import.meta.url));
 
-const INPUTS: SimulationInput[] = PRESETS.map((p, i) => ({
-  preset: p.name,
-  profile: p.supported_profiles[p.supported_profiles.length - 1]!,
-  seed: 1_000_003 * (i + 1),
-  numInteractions: 3_000,
-}));
+const INPUTS: SimulationInput[] = PRESETS.flatMap((p, i) => {
+  const input = { preset: p.name, profile: p.supported_profiles[p.supported_profiles.length - 1]!, seed: 1_000_003 * (i + 1), numInteractions: 3_000 };
+  // Engine 3 with a scenario too: its events go through the same keyed draws and the same Math.log/sqrt.
+  const events = p.scenario_events.map(({ type }, k) => ({ type, sequence: k === 0 ? ('all' as const) : k + 1, at_step: 3 + 5 * k, duration: 40, intensity: 0.5 + k }));
+  return [input, { ...input, scenario: { events } }];
+});
 
 function inAnotherProcess(input: SimulationInput): Buffer {
   // --import=tsx works whether or not this Node strips types natively.
