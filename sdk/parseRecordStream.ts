@@ -95,7 +95,8 @@ const parseCsv = async function* (chunks: AsyncIterable<Uint8Array>): AsyncGener
     }
     const record: SimulationRecord = {};
     row.forEach((cell, index) => {
-      record[header?.[index] ?? String(index)] = !cell.quoted && JSON_NUMBER.test(cell.text) ? Number(cell.text) : cell.text;
+      // An empty unquoted field is a null (engine 3's scenario_event outside an event), as in the JSON.
+      record[header?.[index] ?? String(index)] = cell.quoted ? cell.text : cell.text === '' ? null : JSON_NUMBER.test(cell.text) ? Number(cell.text) : cell.text;
     });
     yield record;
   }
