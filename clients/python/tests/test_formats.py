@@ -66,7 +66,9 @@ class FormatsTest(unittest.TestCase):
     def test_the_readme_quick_start(self) -> None:
         client = bss.Client(api_key=self.account.key)  # BSS_API_URL from the environment
         df = client.simulate("finance", 1000, seed=42).to_pandas()
-        self.assertEqual(df.shape, (1000, 6))
+        # Engine 3 (the default): the six finance fields and scenario_event, <NA> in a run without a scenario.
+        self.assertEqual(df.shape, (1000, 7))
+        self.assertTrue(df["scenario_event"].isna().all())
         self.assertEqual(str(df["portfolio_value"].dtype), "float64")
         self.assertEqual(str(df["risk_alert"].dtype), "int64")
         self.assertEqual(str(df["state"].dtype), "string")
