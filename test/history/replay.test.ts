@@ -160,7 +160,7 @@ test('a run that did not complete answers 409 simulation_not_completed, and a re
   const replayed = await getWithKey(app, `/v1/simulations/${recorded}/records`, me.key);
   t.is(replayed.status, 200, replayed.text);
   t.like(replayed.body, { simulation_id: recorded, preset: 'education', profile: 'slow_inaccurate', seed: 7, num_interactions: 10 });
-  // The row names no engine, so the column's default (1.0.0) made it: the fresh run asks for that engine.
+  // The ledger row's engine is the column's default, 1.0.0 (as migration 0008 fills old rows).
   const fresh = await postSimulation(app, { preset: 'education', profile: 'slow_inaccurate', seed: 7, num_interactions: 10, engine_version: '1' }, { key: me.key });
   t.is(rawData(replayed.text), rawData(fresh.text));
 });

@@ -56,7 +56,8 @@ window = shocked["scenario_event"] == "market_crash"  # the event's 10 records
 diff = shocked["daily_return"] - base["daily_return"]
 print(f"crash window: {window.sum()} records, cumulative daily_return {diff[window].sum():+.3f}")
 print("identical before step 20:", (diff[:19] == 0).all())
-assert window.sum() == 10 and diff[window].sum() < 0 and (diff[:19] == 0).all()
+# Ten records, fewer only if the crash ends the sequence (an account closed) inside the window.
+assert 1 <= window.sum() <= 10 and diff[window].sum() < 0 and (diff[:19] == 0).all()
 
 # %% [markdown]
 # ## Large runs: stream records one at a time

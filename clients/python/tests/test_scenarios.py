@@ -32,9 +32,11 @@ class ScenarioTest(unittest.TestCase):
         self.assertTrue(frames[0]["scenario_event"].isna().all())
         pair = frames[0].merge(frames[1], on=["sequence_id", "step"], suffixes=("_base", "_crash"))
 
+        # Steps 20 to 29 of sequence 1; fewer only if the crash ends the sequence (an account closed) inside.
         window = pair[pair["scenario_event_crash"] == "market_crash"]
-        self.assertEqual(list(window["sequence_id"]), [1] * 10)
-        self.assertEqual(list(window["step"]), list(range(20, 30)))
+        self.assertTrue(1 <= len(window) <= 10)
+        self.assertEqual(list(window["sequence_id"]), [1] * len(window))
+        self.assertEqual(list(window["step"]), list(range(20, 20 + len(window))))
         self.assertLess(window["daily_return_crash"].sum(), window["daily_return_base"].sum())
 
         # Before the event, and in every sequence it does not target, the two runs are the same.

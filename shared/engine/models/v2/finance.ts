@@ -13,7 +13,7 @@ export const CLOSED = 5;
 export const START_STATE = 0;
 const EPISODE_DAYS = 252;
 
-export const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
+const TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   Stable: ['Stable', 'Active', 'Volatile', 'Drawdown', 'Closed'],
   Active: ['Active', 'Stable', 'Volatile', 'Drawdown', 'Closed'],
   Volatile: ['Volatile', 'Stable', 'Active', 'Drawdown', 'Closed'],

@@ -41,12 +41,27 @@ export const SHARED_TEMPERATURE = 0.08;
 export const PULL = 0.5;
 
 // Safe ranges (inclusive); a reading outside any of them raises `alert`, as early-warning scores do.
-export const SAFE_HEART_RATE = [50, 120];
-export const SAFE_SYSTOLIC = [90, 180];
-export const SAFE_DIASTOLIC = [50, 110];
+const SAFE_HEART_RATE = [50, 120];
+const SAFE_SYSTOLIC = [90, 180];
+const SAFE_DIASTOLIC = [50, 110];
 // SpO2 and temperature are judged in tenths, the precision they are published with.
-export const SAFE_SPO2_MIN_TENTHS = 920;
-export const SAFE_TEMPERATURE_TENTHS = [355, 385];
+const SAFE_SPO2_MIN_TENTHS = 920;
+const SAFE_TEMPERATURE_TENTHS = [355, 385];
+
+/** 1 when any published reading (SpO2 and temperature in tenths) is outside its safe range, else 0. */
+export function outsideSafeRange(heartRate: number, systolic: number, diastolic: number, spo2Tenths: number, temperatureTenths: number): number {
+  return heartRate < SAFE_HEART_RATE[0]! ||
+    heartRate > SAFE_HEART_RATE[1]! ||
+    systolic < SAFE_SYSTOLIC[0]! ||
+    systolic > SAFE_SYSTOLIC[1]! ||
+    diastolic < SAFE_DIASTOLIC[0]! ||
+    diastolic > SAFE_DIASTOLIC[1]! ||
+    spo2Tenths < SAFE_SPO2_MIN_TENTHS ||
+    temperatureTenths < SAFE_TEMPERATURE_TENTHS[0]! ||
+    temperatureTenths > SAFE_TEMPERATURE_TENTHS[1]!
+    ? 1
+    : 0;
+}
 
 export interface HealthcareProfile {
   readonly startState: number;
@@ -173,18 +188,7 @@ class HealthcareSimulator implements Simulator {
     const adherence = state === CRITICAL ? Math.max(p.adherence, 0.97) : p.adherence;
     const medicationTaken = rng.nextFloat() < adherence ? 1 : 0;
     // Judged on the published (rounded) readings, so anyone can recompute it from the record.
-    const alert =
-      heartRate < SAFE_HEART_RATE[0]! ||
-      heartRate > SAFE_HEART_RATE[1]! ||
-      systolic < SAFE_SYSTOLIC[0]! ||
-      systolic > SAFE_SYSTOLIC[1]! ||
-      diastolic < SAFE_DIASTOLIC[0]! ||
-      diastolic > SAFE_DIASTOLIC[1]! ||
-      spo2Tenths < SAFE_SPO2_MIN_TENTHS ||
-      temperatureTenths < SAFE_TEMPERATURE_TENTHS[0]! ||
-      temperatureTenths > SAFE_TEMPERATURE_TENTHS[1]!
-        ? 1
-        : 0;
+    const alert = outsideSafeRange(heartRate, systolic, diastolic, spo2Tenths, temperatureTenths);
 
     const v = this.values;
     v[3] = heartRate;

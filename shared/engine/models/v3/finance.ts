@@ -1,12 +1,13 @@
 import { clamp } from '../../clamp.ts';
 import { CounterRng } from '../../counterRng.ts';
-import { commonFields, decimalField, integerField, scenarioEventField } from '../../fieldSpec.ts';
+import { integerField, scenarioEventField } from '../../fieldSpec.ts';
 import type { ScenarioEventType } from '../../scenario.ts';
 import { ScenarioSchedule } from '../../scenarioSchedule.ts';
 import { SequenceCounter } from '../../sequenceCounter.ts';
 import type { PresetModel, RunContext, Simulator } from '../../simulator.ts';
 import {
   CLOSED,
+  finance as finance2,
   type FinanceProfile,
   JUMP_DOWN_SHARE,
   JUMP_SCALE,
@@ -19,7 +20,6 @@ import {
   STATE_DRIFT,
   STATE_VOLATILITY,
   STATES,
-  TRANSITIONS,
 } from '../v2/finance.ts';
 
 // Engine 3 keeps engine 2's regimes, profiles and published transitions, draws every number by account and
@@ -230,26 +230,19 @@ class FinanceSimulator implements Simulator {
   }
 }
 
+// Engine 2's catalog entry with engine 3's episode, risk_alert rule and scenario events.
 export const finance: PresetModel = {
-  name: 'finance',
-  description:
-    'Investor portfolios over trading days: market regimes drive daily returns that compound into the ' +
-    'portfolio value, with risk alerts on deep drawdowns and outsized moves.',
-  aliases: [],
-  defaultProfile: 'balanced_investor',
-  profiles: ['conservative_investor', 'balanced_investor', 'growth_investor', 'active_trader'],
-  states: STATES,
-  transitions: TRANSITIONS,
-  startStates: Object.fromEntries(Object.keys(PROFILES).map((name) => [name, STATES[START_STATE]!])),
+  ...finance2,
   episodeLength: EPISODE_DAYS,
   scenarioEvents: SCENARIO_EVENTS,
   fields: [
-    ...commonFields(STATES),
-    decimalField('portfolio_value', 2, 'Portfolio value at the close of the trading day, currency units, 2 decimals, > 0'),
-    decimalField('daily_return', 6, 'Fractional return of the day (0.01 is +1%), 6 decimals; portfolio_value compounds it'),
-    integerField(
-      'risk_alert',
-      "1 when the drawdown from the sequence's peak, the day's move, or the EWMA volatility of returns (lambda 0.94) exceeds the profile's risk limits, else 0",
+    ...finance2.fields.map((field) =>
+      field.name === 'risk_alert'
+        ? integerField(
+            'risk_alert',
+            "1 when the drawdown from the sequence's peak, the day's move, or the EWMA volatility of returns (lambda 0.94) exceeds the profile's risk limits, else 0",
+          )
+        : field,
     ),
     scenarioEventField(SCENARIO_EVENTS.map((e) => e.type)),
   ],

@@ -14,13 +14,9 @@ import {
   type HealthcareProfile,
   HEART_RATE,
   NOISE,
+  outsideSafeRange,
   PROFILES,
   PULL,
-  SAFE_DIASTOLIC,
-  SAFE_HEART_RATE,
-  SAFE_SPO2_MIN_TENTHS,
-  SAFE_SYSTOLIC,
-  SAFE_TEMPERATURE_TENTHS,
   SHARED_HEART_RATE,
   SHARED_SPO2,
   SHARED_SYSTOLIC,
@@ -213,18 +209,7 @@ class HealthcareSimulator implements Simulator {
     const temperatureTenths = Math.round(this.temperature * 10);
     const adherence = state === CRITICAL ? Math.max(this.patientAdherence, CRITICAL_ADHERENCE) : this.patientAdherence;
     const medicationTaken = type !== MISSED_MEDICATION && uMedication < adherence ? 1 : 0;
-    const alert =
-      heartRate < SAFE_HEART_RATE[0]! ||
-      heartRate > SAFE_HEART_RATE[1]! ||
-      systolic < SAFE_SYSTOLIC[0]! ||
-      systolic > SAFE_SYSTOLIC[1]! ||
-      diastolic < SAFE_DIASTOLIC[0]! ||
-      diastolic > SAFE_DIASTOLIC[1]! ||
-      spo2Tenths < SAFE_SPO2_MIN_TENTHS ||
-      temperatureTenths < SAFE_TEMPERATURE_TENTHS[0]! ||
-      temperatureTenths > SAFE_TEMPERATURE_TENTHS[1]!
-        ? 1
-        : 0;
+    const alert = outsideSafeRange(heartRate, systolic, diastolic, spo2Tenths, temperatureTenths);
 
     const v = this.values;
     v[3] = heartRate;
