@@ -1,7 +1,9 @@
 // Engine throughput against the serialization floor: writeRecordsJson (generate + print bytes) versus
 // Buffer.from(JSON.stringify(records)) of the same records already built, measured interleaved in the same
 // run so both see the same machine noise. Targets (issues 3 and 16): ratio >= 0.5 on every row, and >= 1.5 M
-// finance records/s for n = 100,000, for every engine version the service ships.
+// finance records/s for n = 100,000, for every engine version the service ships. Issue 22: engine 3 at
+// >= 0.8 x engine 2's records/s for every preset and >= 1 x JSON.stringify of its own records, engine 2,
+// engine 3 and the stringify interleaved in each repetition (and engine 3 with a scenario beside them).
 import os from 'node:os';
 import { PRESETS, generateRecords, writeRecordsJson } from '../shared/engine/index.ts';
 import { ENGINE_MODELS } from '../shared/engine/presetModels.ts';
@@ -95,7 +97,71 @@ console.log(
   `${ratiosOk && financeOk ? 'PASS' : 'FAIL'}: ratio >= ${MIN_RATIO} on every row: ${ratiosOk ? 'yes' : 'no'}; ` +
     `finance >= ${MIN_FINANCE_RECORDS_PER_S.toLocaleString('en-US')} records/s: ${financeOk ? 'yes' : 'no'}`,
 );
-process.exitCode = ratiosOk && financeOk ? 0 : 1;
+
+// Engine 3 against engine 2 and against JSON.stringify of engine 3's own records, interleaved.
+const MIN_ENGINE3_VS_ENGINE2 = 0.8;
+const MIN_ENGINE3_VS_STRINGIFY = 1;
+interface Engine3Row {
+  preset: string;
+  n: number;
+  engine2Ms: number;
+  engine3Ms: number;
+  scenarioMs: number;
+  stringifyMs: number;
+}
+
+function measureEngine3(preset: (typeof PRESETS)[number], n: number): Engine3Row {
+  const input: SimulationInput = { preset: preset.name, profile: preset.default_profile, seed: 12345, numInteractions: n };
+  const two = { ...input, serviceVersion: '2.0.0' };
+  const three = { ...input, serviceVersion: '3.0.0' };
+  // Every event type of the preset, on every sequence, over most of each sequence.
+  const events = preset.scenario_events.map(({ type }, k) => ({ type, sequence: 'all' as const, at_step: 1 + 10 * k, duration: 1000, intensity: 1 }));
+  const scenario = { ...three, scenario: { events } };
+  const records = generateRecords(three);
+  const reps = n <= 1_000 ? 400 : 15;
+  const warmup = n <= 1_000 ? 100 : 3;
+  const samples: [number[], number[], number[], number[]] = [[], [], [], []];
+  let sink = 0;
+  for (let r = 0; r < warmup + reps; r++) {
+    const t0 = performance.now();
+    sink += writeRecordsJson(two).length;
+    const t1 = performance.now();
+    sink += writeRecordsJson(three).length;
+    const t2 = performance.now();
+    sink += Buffer.from(JSON.stringify(records)).length;
+    const t3 = performance.now();
+    sink += writeRecordsJson(scenario).length;
+    const t4 = performance.now();
+    if (r >= warmup) [t1 - t0, t2 - t1, t3 - t2, t4 - t3].forEach((ms, k) => samples[k]!.push(ms));
+  }
+  if (sink <= 0) throw new Error('nothing printed');
+  const [engine2Ms, engine3Ms, stringifyMs, scenarioMs] = samples.map(median) as [number, number, number, number];
+  return { preset: preset.name, n, engine2Ms, engine3Ms, scenarioMs, stringifyMs };
+}
+
+const engine3Rows = PRESETS.flatMap((preset) => SIZES.map((n) => measureEngine3(preset, n)));
+console.log('\nengine 3 against engine 2 and JSON.stringify of its own records (Mrec/s; ratios from the same repetitions)');
+console.log(
+  ['preset', 'n', 'engine 2', 'engine 3', 'e3 scenario', 'stringify', 'e3/e2', 'e3/stringify']
+    .map((h, i) => (i < 2 ? h.padEnd([11, 8][i]!) : h.padStart(14)))
+    .join(''),
+);
+let engine3Ok = true;
+for (const row of engine3Rows) {
+  const rate = (ms: number): string => fmt(row.n / ms / 1000);
+  const vsTwo = row.engine2Ms / row.engine3Ms;
+  const vsStringify = row.stringifyMs / row.engine3Ms;
+  if (vsTwo < MIN_ENGINE3_VS_ENGINE2 || vsStringify < MIN_ENGINE3_VS_STRINGIFY) engine3Ok = false;
+  console.log(
+    row.preset.padEnd(11) +
+      String(row.n).padEnd(8) +
+      [rate(row.engine2Ms), rate(row.engine3Ms), rate(row.scenarioMs), rate(row.stringifyMs), fmt(vsTwo), fmt(vsStringify)].map((c) => c.padStart(14)).join(''),
+  );
+}
+console.log(
+  `${engine3Ok ? 'PASS' : 'FAIL'}: engine 3 >= ${MIN_ENGINE3_VS_ENGINE2} x engine 2 and >= ${MIN_ENGINE3_VS_STRINGIFY} x JSON.stringify on every row: ${engine3Ok ? 'yes' : 'no'}`,
+);
+process.exitCode = ratiosOk && financeOk && engine3Ok ? 0 : 1;
 
 // The floor of a 1,000,000-record streamed response (npm run bench compares against the same figure).
 for (const format of ['json', 'ndjson', 'csv'] as const) {
