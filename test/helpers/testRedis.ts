@@ -43,21 +43,25 @@ export const createRedisPrefix = (): string => `test:${randomBytes(6).toString('
  * the hash tag `{prefix}` on a cluster (shared/redis/queuePrefix.ts). On a cluster, every master is scanned.
  */
 export const deleteRedisPrefix = async (prefix: string, target: RedisTarget = TEST_REDIS): Promise<void> => {
+  // Connecting inside the try: a connect that fails has still started a client that retries on its own
+  // (ioredis reconnects after a failed first connect), and only disconnect() stops it. Left running, it
+  // connected a moment later and kept the test process alive after its last hook.
   if (target.kind === 'single') {
     const redis = new Redis(target.url, { lazyConnect: true });
     redis.on('error', () => {});
-    await redis.connect();
     try {
+      await redis.connect();
       await deleteMatching(redis, prefix, false);
     } finally {
       redis.disconnect();
     }
     return;
   }
-  const cluster = new Cluster([...target.nodes], { lazyConnect: true });
+  // On a loaded machine CLUSTER SLOTS can take longer than ioredis' 1 s default, which fails the connect.
+  const cluster = new Cluster([...target.nodes], { lazyConnect: true, slotsRefreshTimeout: 10_000 });
   cluster.on('error', () => {});
-  await cluster.connect();
   try {
+    await cluster.connect();
     await Promise.all(cluster.nodes('master').map((node) => deleteMatching(node, prefix, true)));
   } finally {
     cluster.disconnect();
