@@ -57,8 +57,8 @@ export function* writeParquetRecords(file: ParquetFile, options: ParquetChunkOpt
     void writer.write({ columnData: columns.fill(source, rows), rowGroupSize: rows });
     if (options.progress !== undefined) options.progress.records += rows;
     if (streamed && first) {
-      // Two pieces: a consumer that holds each chunk until the next exists (the pool thread does, so its
-      // last chunk can be the task's result) passes the first on at once, not after the next row group.
+      // Two pieces: a consumer that holds a chunk until the next exists passes the first on at once, not
+      // after the next row group (the pool thread and the API no longer hold one, but the cut is cheap).
       yield* takeChunks(sink, Math.max(1, Math.ceil(sink.index / 2)));
     } else if (streamed && sink.index >= options.chunkBytes) {
       yield* takeChunks(sink, options.chunkBytes);
