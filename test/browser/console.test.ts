@@ -103,7 +103,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     'Yes',
   ]);
   t.deepEqual([...new Set(await page.locator('#sim-fidelity tbody td:last-child').allTextContents())], ['Yes']);
-  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 2\.0\.0\./);
+  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 3\.0\.0\./);
   await shoot(t, page, '04-simulation');
 
   // 5. The CSV download holds every record, the same as the API returns for the same inputs.
@@ -114,7 +114,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     page.getByRole('button', { name: 'Download CSV' }).click(),
   ]);
   // The engine that made the charted run, pinned: a newer default engine would give other records.
-  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '2.0.0');
+  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '3.0.0');
   t.is(download.suggestedFilename(), 'simulation-finance-growth_investor-seed20240-n300.csv');
   const csvPath = path.join(t.context.shots, '05-download.csv');
   await download.saveAs(csvPath);
