@@ -4,6 +4,7 @@ import { describeError } from '../shared/errors/describeError.ts';
 import { createLogger } from '../shared/logger.ts';
 import { watchParent } from '../shared/process/watchParent.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
+import { closeRedis } from '../shared/redis/closeRedis.ts';
 import { startPoolMetricsPublisher } from './startPoolMetricsPublisher.ts';
 import { startSimulationWorker } from './startSimulationWorker.ts';
 
@@ -49,7 +50,7 @@ const shutdown = async (signal: string): Promise<void> => {
   // Stops taking jobs and finishes the active ones (their results delivered), then the threads and Redis.
   await simulationWorker.close();
   await poolMetrics.stop();
-  await metricsRedis.quit().catch(() => metricsRedis.disconnect());
+  await closeRedis(metricsRedis);
   logger.info('worker stopped');
   process.exit(0);
 };

@@ -6,6 +6,7 @@ import { WORKER_LOCK_DURATION_MS, WORKER_MAX_STALLED_COUNT, WORKER_STALLED_INTER
 import { SIMULATION_QUEUE } from '../shared/jobs/queueName.ts';
 import type { Logger } from '../shared/logger.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
+import { closeRedis } from '../shared/redis/closeRedis.ts';
 import { queuePrefix } from '../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../shared/redis/RedisTarget.ts';
 import { createSimulationPool, type SimulationPool } from './pool.ts';
@@ -75,7 +76,7 @@ export const startSimulationWorker = (options: StartSimulationWorkerOptions): Si
       }
       dataPlane.close();
       await pool.close();
-      if ((await raceTimeout(connection.quit().catch(() => TIMED_OUT), 5_000)) === TIMED_OUT) connection.disconnect();
+      await closeRedis(connection);
     },
   };
 };

@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { raceTimeout } from '../../shared/async/raceTimeout.ts';
+import { raceTimeout, TIMED_OUT } from '../../shared/async/raceTimeout.ts';
 import type { OutputFormat, PresetName } from '../../shared/engine/index.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
@@ -11,6 +11,7 @@ import { SIMULATION_QUEUE } from '../../shared/jobs/queueName.ts';
 import { SIMULATION_JOB_NAME, type SimulationJobData } from '../../shared/jobs/simulationJob.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { createRedis } from '../../shared/redis/createRedis.ts';
+import { closeRedis } from '../../shared/redis/closeRedis.ts';
 import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { API_VERSION } from '../../shared/version.ts';
@@ -314,10 +315,11 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
       for (const waiter of waiters.values()) {
         waiter.fail(serviceUnavailable());
       }
-      await connection.del(aliveKey).catch(() => {});
-      await queue.close().catch(() => {});
+      // Each step is bounded: a Redis link down or a Cluster reconnecting must not hold the shutdown.
+      await raceTimeout(connection.del(aliveKey).catch(() => {}), 1_000);
+      if ((await raceTimeout(queue.close().catch(() => {}), 5_000)) === TIMED_OUT) await queue.disconnect().catch(() => {});
       await dataPlane.close();
-      await connection.quit().catch(() => connection.disconnect());
+      await closeRedis(connection);
     },
   };
 };
