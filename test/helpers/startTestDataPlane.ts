@@ -24,6 +24,13 @@ export interface TestDataPlane {
  */
 export const startTestDataPlane = async (): Promise<TestDataPlane> => {
   const server = http2.createServer();
+  // Closed with the test, not with the worker that holds a link here: its sessions are dropped at close,
+  // or the server would wait for a worker that a later hook stops.
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
+  });
   const received: ReceivedRun[] = [];
   const waiting: ((run: ReceivedRun) => void)[] = [];
   server.on('stream', (stream, headers) => {
@@ -62,6 +69,10 @@ export const startTestDataPlane = async (): Promise<TestDataPlane> => {
       const run = received.shift();
       return run === undefined ? new Promise<ReceivedRun>((resolve) => waiting.push(resolve)) : Promise.resolve(run);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const session of sessions) session.destroy();
+      }),
   };
 };
