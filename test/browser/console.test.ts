@@ -158,7 +158,10 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   await shoot(t, page, '08-signed-out');
   await page.goto(`${stack.url}/account`);
   await page.waitForURL((url) => url.pathname === '/');
-  t.true(await page.getByRole('link', { name: 'Sign in with GitHub' }).isVisible());
+  // The URL changes before the page has drawn its links: wait for the link (it fails the test if it never comes).
+  const signIn = page.getByRole('link', { name: 'Sign in with GitHub' });
+  await signIn.waitFor({ state: 'visible' });
+  t.true(await signIn.isVisible());
 
   t.deepEqual(policyViolations(problems), []);
   // Only the expected 401 of the signed-out visit may appear in the console.
