@@ -159,9 +159,9 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   await page.goto(`${stack.url}/account`);
   await page.waitForURL((url) => url.pathname === '/');
   // The URL changes before the page has drawn its links: wait for the link (it fails the test if it never comes).
-  const signIn = page.getByRole('link', { name: 'Sign in with GitHub' });
-  await signIn.waitFor({ state: 'visible' });
-  t.true(await signIn.isVisible());
+  const signInLink = page.getByRole('link', { name: 'Sign in with GitHub' });
+  await signInLink.waitFor({ state: 'visible' });
+  t.true(await signInLink.isVisible());
 
   t.deepEqual(policyViolations(problems), []);
   // Only the expected 401 of the signed-out visit may appear in the console.
