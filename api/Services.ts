@@ -7,6 +7,7 @@ import type { Lifecycle } from './Lifecycle.ts';
 import type { PrincipalCache } from './auth/createPrincipalCache.ts';
 import type { LimitScripts } from './limits/createLimitScripts.ts';
 import type { LedgerWriter } from './simulations/createLedgerWriter.ts';
+import type { LeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
 
@@ -30,6 +31,8 @@ export interface Services {
   readonly logger: Logger;
   /** The ledger's group-commit writer (api/simulations/createLedgerWriter.ts). */
   readonly ledger: LedgerWriter;
+  /** Keeps this process's runs' in-flight entries in Redis (api/simulations/createLeaseKeeper.ts). */
+  readonly leases: LeaseKeeper;
   /** API-key principals this process has authenticated (api/auth/createPrincipalCache.ts). */
   readonly principals: PrincipalCache;
   readonly lifecycle: Lifecycle;

@@ -11,6 +11,7 @@ import type { Services } from './Services.ts';
 import { createPrincipalCache } from './auth/createPrincipalCache.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
+import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
 
 const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
@@ -37,15 +38,17 @@ export const createServices = async (config: Config, options: CreateServicesOpti
   // Fail-fast connections refuse commands until connected: give Redis a moment before serving, but do
   // start without it (/ready then reports it) rather than refuse to boot.
   await Promise.all([waitUntilReady(redis, 2000), simulations.waitUntilReady(2000)]);
+  const limitScripts = createLimitScripts(redis);
   return {
     config,
     pool,
     redis,
-    limitScripts: createLimitScripts(redis),
+    limitScripts,
     redisHealth: watchRedisHealth(redis),
     redisPrefix,
     logger,
     ledger: createLedgerWriter(pool),
+    leases: createLeaseKeeper(redis, limitScripts, { prefix: redisPrefix, logger }),
     principals: createPrincipalCache(),
     lifecycle,
     now: options.now ?? (() => new Date()),
@@ -56,6 +59,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 
 /** Closes in dependency order: nothing new can start once the pool and Redis are gone. */
 export const closeServices = async (services: Services): Promise<void> => {
+  services.leases.stop();
   await services.simulations.close();
   await services.pool.end();
   services.redisHealth.stop();

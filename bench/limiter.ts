@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { parseConfig } from '../shared/config.ts';
 import { createLogger } from '../shared/logger.ts';
 import { admitSimulation } from '../api/limits/admitSimulation.ts';
-import { releaseSimulation } from '../api/simulations/releaseSimulation.ts';
+import { limitKeys } from '../api/limits/limitKeys.ts';
+import { ENGINE_VERSION } from '../shared/engine/index.ts';
 import type { Services } from '../api/Services.ts';
 import { createLimitScripts } from '../api/limits/createLimitScripts.ts';
 import { createRedis } from '../shared/redis/createRedis.ts';
@@ -37,6 +38,17 @@ const plan = {
   max_active_api_keys: 1,
 };
 const accountId = randomUUID();
+const benchRun = {
+  accountId,
+  apiKeyId: null,
+  sessionId: null,
+  preset: 'finance',
+  profile: 'balanced_investor',
+  seed: 1,
+  numInteractions: 1,
+  serviceVersion: ENGINE_VERSION,
+  scenario: null,
+};
 const { monthlyPeriod } = await import('../shared/limits/monthlyPeriod.ts');
 await redis.hset(`${prefix}:quota:{${accountId}}:${monthlyPeriod(new Date()).key}`, 'requests', 0, 'interactions', 0);
 
@@ -57,12 +69,14 @@ try {
   }
   const ping = await timeEach(() => redis.ping());
   const admit = await timeEach(async () => {
-    const admission = await admitSimulation(services, { accountId, plan, requestId: randomUUID(), numInteractions: 1 });
+    const admission = await admitSimulation(services, { accountId, plan, requestId: randomUUID(), run: benchRun });
     if (admission.simulationId === undefined) {
       throw new Error(`refused: ${admission.refusal?.code}`);
     }
-    // Keep the slot set small, as completed runs do; not part of the measured admission.
-    void releaseSimulation(services, { accountId, simulationId: admission.simulationId, period: admission.period, numInteractions: 1, giveBack: false });
+    // Keep the slot set and the in-flight hash small, as settled runs do; not part of the measured admission.
+    const keys = limitKeys(prefix, accountId, admission.period.key);
+    void redis.zrem(keys.slots, admission.simulationId);
+    void redis.hdel(keys.inflight, admission.simulationId);
   });
   const ping2 = await timeEach(() => redis.ping());
   const floor = Math.min(ping, ping2);

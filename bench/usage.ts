@@ -2,12 +2,12 @@
 // accounts beside them, over two months), written through the ledger's triggers, then EXPLAIN (ANALYZE, BUFFERS) of the
 // exact statement GET /v1/usage/daily runs (unfiltered, one key, the sessions), against a baseline: the
 // same answer summed from the ledger itself. Target: under 20 ms. Then the triggers' cost on the write
-// path: the ledger writer's statements (admissions, then settlements) with the triggers on and off,
+// path: the ledger writer's statement (a batch of settled runs, each its one row) with the triggers on and off,
 // alternating rounds on one connection.
 // Run: npm run bench:usage   (BENCH_POSTGRES_URL overrides postgres://postgres@127.0.0.1:5432/postgres)
 import { randomUUID } from 'node:crypto';
 import { type DatabasePool, sql } from 'slonik';
-import { type InsertSimulationInput, writeLedger } from '../shared/db/queries/simulations.ts';
+import { type LedgerRowInput, writeLedger } from '../shared/db/queries/simulations.ts';
 import { dailyUsageStatement } from '../shared/db/queries/usageDaily.ts';
 import { explainAnalyze, withPlainClient, withScratchDatabase } from './scratchDatabase.ts';
 
@@ -89,7 +89,7 @@ const checkRollup = async (pool: DatabasePool, accountId: string): Promise<void>
   console.log(`\nrollup equals the ledger's sums: ${differences === 0 ? 'yes' : `NO (${String(differences)} buckets differ)`}`);
 };
 
-const admissions = (accountId: string, keyId: string, size: number): InsertSimulationInput[] =>
+const settledRuns = (accountId: string, keyId: string, size: number): LedgerRowInput[] =>
   Array.from({ length: size }, (_, index) => ({
     id: randomUUID(),
     accountId,
@@ -101,10 +101,16 @@ const admissions = (accountId: string, keyId: string, size: number): InsertSimul
     numInteractions: 100,
     periodStart: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)).toISOString(),
     serviceVersion: '2.0.0',
+    status: 'completed',
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: new Date().toISOString(),
+    computeMs: 3,
+    chargedInteractions: 100,
   }));
 
 /**
- * Microseconds per ledger statement: `rounds` admissions of `size` runs then their settlements, alternating
+ * Microseconds per ledger statement: `rounds` batches of `size` settled runs (a run's one row), alternating
  * triggers on and off round by round so that both see the same machine load.
  */
 const writeCost = async (pool: DatabasePool, accountId: string, keyId: string, size: number, rounds: number): Promise<{ on: number; off: number }> => {
@@ -112,13 +118,9 @@ const writeCost = async (pool: DatabasePool, accountId: string, keyId: string, s
   for (let round = 0; round < rounds * 2; round += 1) {
     const mode = round % 2 === 0 ? 'on' : 'off';
     await pool.query(sql.unsafe`ALTER TABLE simulations ${mode === 'on' ? sql.fragment`ENABLE` : sql.fragment`DISABLE`} TRIGGER USER`);
-    const batch = admissions(accountId, keyId, size);
+    const batch = settledRuns(accountId, keyId, size);
     const started = performance.now();
-    await writeLedger(pool, { inserts: batch, finishes: [] });
-    await writeLedger(pool, {
-      inserts: [],
-      finishes: batch.map((run) => ({ id: run.id, status: 'completed', startedAt: null, finishedAt: new Date().toISOString(), computeMs: 3, chargedInteractions: 100 })),
-    });
+    await writeLedger(pool, batch);
     spent[mode] += performance.now() - started;
   }
   await pool.query(sql.unsafe`ALTER TABLE simulations ENABLE TRIGGER USER`);
@@ -150,7 +152,7 @@ await withScratchDatabase('usage', async ({ url, pool: openPool }) => {
   `);
   // Warm-up, then the measured rounds.
   await writeCost(pool, String(writer), String(writerKey), 1, 50);
-  console.log('\nledger writes (an admission statement then a settlement statement), per pair:');
+  console.log('\nledger writes (one statement of settled rows), per statement:');
   for (const [size, rounds] of [[1, 400], [20, 200], [100, 60]] as const) {
     const { on, off } = await writeCost(pool, String(writer), String(writerKey), size, rounds);
     console.log(`  batch of ${String(size).padStart(3)}: triggers on ${Math.round(on)} µs, off ${Math.round(off)} µs, ratio ${(on / off).toFixed(2)}`);

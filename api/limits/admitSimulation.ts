@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import {
   concurrencyLimitExceeded,
@@ -7,24 +8,35 @@ import {
   rateLimitExceeded,
 } from '../../shared/errors/errors.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
-import { listRecentAdmissions, sumReservedUsage } from '../../shared/db/queries/usage.ts';
+import type { SimulationRunInput } from '../../shared/db/queries/simulations.ts';
+import { listRecentAdmissions, readLedgerQuota } from '../../shared/db/queries/usage.ts';
 import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { Services } from '../Services.ts';
-import { limitKeys } from './limitKeys.ts';
+import { limitKeys, limitsEpochKey } from './limitKeys.ts';
 import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
+import { encodeRunInput } from '../simulations/inflightEntry.ts';
+import { KEEPER_INTERVAL_MS } from '../simulations/createLeaseKeeper.ts';
 
 const WINDOW_S = 60;
 const WINDOW_US = WINDOW_S * 1_000_000;
 // Quota counters outlive their month by a day so a request racing the month's end still finds them.
 const QUOTA_GRACE_S = 86_400;
+// After Redis lost an account's data, a rebuild of its quota waits this long from the first attempt: API
+// processes put their in-flight runs back every KEEPER_INTERVAL_MS (createLeaseKeeper.ts), so by then
+// every run still in flight is counted again.
+const REBUILD_HOLD_MS = 4 * KEEPER_INTERVAL_MS;
 
 export interface AdmissionInput {
   readonly accountId: string;
   readonly plan: PlanRow;
   readonly requestId: string;
-  /** Absent when the request was refused before quota (invalid body, per-request maximum): only the rate limiter counts it. */
-  readonly numInteractions?: number;
+  /**
+   * The run to admit, without its id (admission draws it) and period (admission's clock decides it): what its in-flight entry and, once settled,
+   * its ledger row say. Absent when the request was refused before quota (invalid body, per-request
+   * maximum): only the rate limiter counts it.
+   */
+  readonly run?: Omit<SimulationRunInput, 'id' | 'periodStart'>;
   /** The version a cached principal was loaded under (Principal.authVersion): the script confirms it first. */
   readonly authVersion?: string;
 }
@@ -34,6 +46,8 @@ export interface Admission {
   readonly headers: Readonly<Record<string, string>>;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;
+  /** Set with simulationId: the run as its in-flight entry holds it, and that entry's clock. */
+  readonly admitted?: { readonly run: SimulationRunInput; readonly admittedUs: number; readonly leaseUntilMs: number };
   readonly period: MonthlyPeriod;
   /** Set when the request is refused. */
   readonly refusal?: AppError;
@@ -59,7 +73,8 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
   const simulationId = randomUUID();
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
-  const wantsQuota = input.numInteractions !== undefined;
+  const run: SimulationRunInput | undefined = input.run === undefined ? undefined : { id: simulationId, ...input.run, periodStart: period.start.toISOString() };
+  const leaseMs = services.config.simulationTimeoutMs + 5000;
 
   const ask = () =>
     scripts.bssAdmit(
@@ -67,41 +82,37 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
       keys.quota,
       keys.slots,
       authVersionKey(services.redisPrefix, input.accountId),
+      keys.inflight,
       plan.requests_per_minute,
       WINDOW_US,
       simulationId,
-      wantsQuota ? 1 : 0,
+      run === undefined ? 0 : 1,
       plan.monthly_requests,
       plan.monthly_interactions,
-      input.numInteractions ?? 0,
+      run?.numInteractions ?? 0,
       plan.max_concurrent_simulations,
-      services.config.simulationTimeoutMs + 5000,
+      leaseMs,
       quotaTtl,
       input.authVersion ?? '',
+      period.key,
+      run === undefined ? '' : encodeRunInput(run),
     );
 
   let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
   if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
-    const [reserved, recent] = await Promise.all([
-      sumReservedUsage(services.pool, input.accountId, period.start),
-      listRecentAdmissions(services.pool, input.accountId, WINDOW_S),
-    ]);
-    await scripts.bssSeedLimits(
-      keys.quota,
-      keys.rateWindow,
-      reserved.requests,
-      reserved.interactions,
-      quotaTtl,
-      WINDOW_US,
-      ...recent.flatMap((row) => [row.admitted_us, row.id]),
-    );
+    await rebuildLimits(services, { accountId: input.accountId, period, keys, quotaTtl });
     [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
   }
   const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
   const resetsAt = period.end.toISOString();
   switch (outcome) {
     case LIMIT_OUTCOMES.admitted:
-      return { headers, period, simulationId };
+      return {
+        headers,
+        period,
+        simulationId,
+        ...(run === undefined ? {} : { admitted: { run, admittedUs: a, leaseUntilMs: Math.floor(a / 1000) + leaseMs } }),
+      };
     case LIMIT_OUTCOMES.rateCounted:
       return { headers, period };
     case LIMIT_OUTCOMES.principalStale:
@@ -114,11 +125,55 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
       return {
         headers,
         period,
-        refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, input.numInteractions ?? 0, resetsAt),
+        refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, run?.numInteractions ?? 0, resetsAt),
       };
     case LIMIT_OUTCOMES.concurrencyFull:
       return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
     default:
       throw new Error(`unexpected admission outcome ${outcome}`);
+  }
+};
+
+/**
+ * Rebuilds the account's quota counter and rate window (seedLimits.lua) from the ledger's settled rows and
+ * the runs Redis holds in flight. Runs in flight when Redis lost its data are back within one keeper
+ * interval (createLeaseKeeper.ts): a rebuild waits until REBUILD_HOLD_MS after the loss (the limits
+ * epoch's age), and, where only the account's data went (a failed-over Cluster node: its marker gone,
+ * the epoch old), REBUILD_HOLD_MS from its first attempt if the account has runs this period. The ledger
+ * is read again after the wait.
+ */
+const rebuildLimits = async (
+  services: Services,
+  input: { accountId: string; period: MonthlyPeriod; keys: ReturnType<typeof limitKeys>; quotaTtl: number },
+): Promise<void> => {
+  const { keys } = input;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const [epoch, inflightIds] = await Promise.all([services.redis.get(limitsEpochKey(services.redisPrefix)), services.redis.hkeys(keys.inflight)]);
+    // A Redis that lost its data a moment ago (or is new): wait until the processes had time to put back
+    // their runs. A missing epoch is a loss this process's keeper has not seen yet.
+    const holdUntil = epoch === null ? Date.now() + REBUILD_HOLD_MS : Number(epoch) + REBUILD_HOLD_MS;
+    const [ledger, recent] = await Promise.all([
+      readLedgerQuota(services.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
+      listRecentAdmissions(services.pool, input.accountId, WINDOW_S),
+    ]);
+    const [waitMs = 0] = await services.limitScripts.bssSeedLimits(
+      keys.quota,
+      keys.rateWindow,
+      keys.inflight,
+      keys.marker,
+      ledger.requests,
+      ledger.interactions,
+      input.quotaTtl,
+      WINDOW_US,
+      input.period.key,
+      ledger.runs > 0 ? REBUILD_HOLD_MS : 0,
+      holdUntil,
+      ledger.present.join(','),
+      ...recent.flatMap((row) => [row.admitted_us, row.id]),
+    );
+    if (waitMs <= 0) {
+      return;
+    }
+    await delay(waitMs);
   }
 };

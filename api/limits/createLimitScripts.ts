@@ -5,8 +5,11 @@ type Argument = string | number;
 
 /** The limit scripts as typed calls, one per Lua file. */
 export interface LimitScripts {
-  bssAdmit(k1: string, k2: string, k3: string, k4: string, ...args: Argument[]): Promise<number[]>;
-  bssSeedLimits(k1: string, k2: string, ...args: Argument[]): Promise<number>;
+  bssAdmit(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: Argument[]): Promise<number[]>;
+  bssSeedLimits(k1: string, k2: string, k3: string, k4: string, ...args: Argument[]): Promise<number[]>;
+  bssSettle(k1: string, k2: string, k3: string, ...args: Argument[]): Promise<number>;
+  bssForget(k1: string, k2: string, ...args: Argument[]): Promise<number>;
+  bssReassert(k1: string, k2: string, ...args: Argument[]): Promise<number>;
   bssRelease(k1: string, k2: string, ...args: Argument[]): Promise<number>;
   bssAdmitReplay(k1: string, k2: string, ...args: Argument[]): Promise<number[]>;
   bssAdmitKeyChange(k1: string, ...args: Argument[]): Promise<number[]>;
@@ -37,8 +40,11 @@ export const LIMIT_OUTCOMES = {
 
 // Each command's Lua, one file per command (lua/), read once when this module loads.
 const SCRIPTS = {
-  bssAdmit: { file: 'admit.lua', numberOfKeys: 4 },
-  bssSeedLimits: { file: 'seedLimits.lua', numberOfKeys: 2 },
+  bssAdmit: { file: 'admit.lua', numberOfKeys: 5 },
+  bssSeedLimits: { file: 'seedLimits.lua', numberOfKeys: 4 },
+  bssSettle: { file: 'settle.lua', numberOfKeys: 3 },
+  bssForget: { file: 'forget.lua', numberOfKeys: 2 },
+  bssReassert: { file: 'reassert.lua', numberOfKeys: 2 },
   bssRelease: { file: 'release.lua', numberOfKeys: 2 },
   bssAdmitReplay: { file: 'admitReplay.lua', numberOfKeys: 2 },
   bssAdmitKeyChange: { file: 'admitKeyChange.lua', numberOfKeys: 1 },

@@ -58,6 +58,6 @@ export const holdReplayAdmission = async (
     numInteractions: replay.numInteractions,
   };
   // No ledger row and no quota: the lease frees its slot and nothing else.
-  const admitted: SimulationAdmission = { ...terms, lease: createRunLease(services, terms, false) };
+  const admitted: SimulationAdmission = { ...terms, lease: createRunLease(services, terms) };
   await holdAdmission(ctx, services, admitted, () => run(admitted));
 };

@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import { findSimulationRun, type SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
+import type { SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
+import { findRun } from './findRuns.ts';
 import { resolvePreset } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { engineVersionRetired, presetUnavailable, simulationNotCompleted, simulationNotFound } from '../../shared/errors/errors.ts';
@@ -61,7 +62,7 @@ export const admitReplayRequest = (
 ): Middleware<ReplayState> =>
   async function admit(ctx, next) {
     const principal = requirePrincipal(ctx.state);
-    const row = await findSimulationRun(services.pool, { accountId: principal.accountId, id: simulationIdOf(ctx) });
+    const row = await findRun(services, { accountId: principal.accountId, id: simulationIdOf(ctx) });
     const replay = toReplay(services, row);
     await holdReplayAdmission(ctx, services, replay, async (admission) => {
       if (!(replay instanceof AppError)) {

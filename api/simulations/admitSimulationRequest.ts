@@ -12,6 +12,7 @@ import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { admitSimulation } from '../limits/admitSimulation.ts';
 import { createRunLease } from './createRunLease.ts';
+import { drawSeed } from './drawSeed.ts';
 
 export type AdmittedState = ValidatedState & { admission: SimulationAdmission };
 
@@ -26,6 +27,9 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
   async function admit(ctx, next) {
     let principal = requirePrincipal(ctx.state);
     const { input, bodyRefusal } = ctx.state;
+    // Drawn at admission, so the run's inputs are final before it is recorded in flight (an idempotent
+    // replay regenerates the run from them).
+    const seed = input.seed ?? drawSeed();
 
     // Decided against the principal's plan; asked again with the reloaded principal if the cached one was stale.
     const decide = async (current: Principal) => {
@@ -42,7 +46,21 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
         accountId: current.accountId,
         plan: current.limits,
         requestId: ctx.state.requestId,
-        ...(refused === undefined ? { numInteractions: input.numInteractions } : {}),
+        ...(refused === undefined
+          ? {
+              run: {
+                accountId: current.accountId,
+                apiKeyId: current.via.kind === 'api_key' ? current.via.apiKeyId : null,
+                sessionId: current.via.kind === 'session' ? current.via.sessionId : null,
+                preset: input.preset.name,
+                profile: input.profile,
+                seed,
+                numInteractions: input.numInteractions,
+                serviceVersion: input.serviceVersion,
+                scenario: input.scenario ?? null,
+              },
+            }
+          : {}),
         ...(current.authVersion === undefined ? {} : { authVersion: current.authVersion }),
       });
       return { decision, refused };
@@ -70,7 +88,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
       }
       throw refusal;
     }
-    if (admission.simulationId === undefined) {
+    if (admission.simulationId === undefined || admission.admitted === undefined) {
       throw new Error('admission returned neither a refusal nor a simulation id');
     }
 
@@ -81,8 +99,10 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
       period: admission.period,
       numInteractions: input.numInteractions,
     };
-    // A new run's lease: its slot, its quota and its ledger row.
-    const admitted: SimulationAdmission = { ...terms, lease: createRunLease(services, terms, true) };
+    // A new run's lease: its slot, its quota, its in-flight entry and its ledger row.
+    const lease = createRunLease(services, terms, admission.admitted);
+    services.leases.hold(lease);
+    const admitted: SimulationAdmission = { ...terms, seed, lease };
     ctx.state.admission = admitted;
     await holdAdmission(ctx, services, admitted, next);
   };

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DatabasePool } from 'slonik';
 import { createBatcher } from '../../shared/async/createBatcher.ts';
-import { type FinishSimulationInput, type InsertSimulationInput, writeLedger } from '../../shared/db/queries/simulations.ts';
+import { type LedgerRowInput, writeLedger } from '../../shared/db/queries/simulations.ts';
 
 // How long a ledger write keeps retrying after a lost connection or a lost acknowledgement: the pool's own
 // connection timeout, so a restarted PostgreSQL is waited for about as long as a fresh connection would be.
@@ -10,10 +10,11 @@ const FIRST_BACKOFF_MS = 25;
 const MAX_BACKOFF_MS = 500;
 
 export interface LedgerWriter {
-  /** Writes an admitted request's row (status `queued`); resolves once it is committed. */
-  readonly insert: (row: InsertSimulationInput) => Promise<void>;
-  /** Settles a row; resolves true when this settlement moved it out of `queued` (now or in an earlier attempt). */
-  readonly finish: (row: FinishSimulationInput) => Promise<boolean>;
+  /**
+   * Writes a settled run's row, the one ledger write of a run; resolves once it is committed, true when
+   * this write inserted it (false: the row was there already, from an earlier attempt or the sweeper).
+   */
+  readonly write: (row: LedgerRowInput) => Promise<boolean>;
 }
 
 // SQLSTATE classes 22 (data exception) and 23 (integrity violation) fail the same way every time.
@@ -46,31 +47,17 @@ const withRetry = async <T>(attempt: () => Promise<T>): Promise<T> => {
   }
 };
 
-type LedgerWrite = { readonly kind: 'insert'; readonly row: InsertSimulationInput } | { readonly kind: 'finish'; readonly row: FinishSimulationInput };
-
 /**
- * The process's ledger writer (one per process, made by api/createServices.ts): admissions and
- * settlements go through one group-commit batcher, so every request that arrived while the previous write
- * was in flight shares one statement and one commit.
+ * The process's ledger writer (one per process, made by api/createServices.ts): settled rows go through
+ * one group-commit batcher, so every request that settled while the previous write was in flight shares
+ * one statement and one commit.
  */
 export const createLedgerWriter = (pool: DatabasePool): LedgerWriter => {
-  const write = createBatcher<LedgerWrite, boolean>(async (writes) => {
-    const inserts: InsertSimulationInput[] = [];
-    const finishes: FinishSimulationInput[] = [];
-    for (const each of writes) {
-      if (each.kind === 'insert') {
-        inserts.push(each.row);
-      } else {
-        finishes.push(each.row);
-      }
-    }
-    const settled = new Set(await writeLedger(pool, { inserts, finishes }));
-    return writes.map((each) => each.kind === 'insert' || settled.has(each.row.id));
+  const write = createBatcher<LedgerRowInput, boolean>(async (rows) => {
+    const inserted = new Set(await writeLedger(pool, rows));
+    return rows.map((row) => inserted.has(row.id));
   });
   return {
-    insert: async (row) => {
-      await withRetry(() => write({ kind: 'insert', row }));
-    },
-    finish: (row) => withRetry(() => write({ kind: 'finish', row })),
+    write: (row) => withRetry(() => write(row)),
   };
 };

@@ -1,11 +1,12 @@
-import type { InsertSimulationInput } from '../../shared/db/queries/simulations.ts';
+import type { SettlementInput, SimulationRunInput } from '../../shared/db/queries/simulations.ts';
 import { ClientAbortedError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import { limitKeys } from '../limits/limitKeys.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
-import { releaseSimulation } from './releaseSimulation.ts';
+import { encodeInflightEntry, type InflightEntry, isoMicros } from './inflightEntry.ts';
 
 /** What admission took for a request: a slot under `simulationId`, and for a new run its quota. */
 export interface AdmissionTerms {
@@ -16,131 +17,177 @@ export interface AdmissionTerms {
   readonly numInteractions: number;
 }
 
+/** A new run as admit.lua recorded it: its ledger fields and its in-flight entry's clock. */
+export interface AdmittedRun {
+  readonly run: SimulationRunInput;
+  /** Admitted at, µs since the epoch (Redis TIME). */
+  readonly admittedUs: number;
+  /** The slot's lease expiry, ms since the epoch. */
+  readonly leaseUntilMs: number;
+}
+
+/** What a lease puts back when Redis lost its in-flight entry (reassert.lua); see createLeaseKeeper.ts. */
+export interface Reassertion {
+  readonly quota: string;
+  readonly inflight: string;
+  readonly simulationId: string;
+  readonly entry: string;
+  /** What the entry counts in the quota: requests and interactions. */
+  readonly counts: readonly [number, number];
+  /** The in-flight hash's ttl, s. */
+  readonly ttlSeconds: number;
+}
+
 /**
- * The one owner of an admitted run's slot and ledger fate, from admission to whatever ends the run
+ * The one owner of an admitted run's slot, quota and ledger fate, from admission to whatever ends the run
  * (completion, failure, deadline, a client that left, shutdown). Each method takes effect at most once;
  * a later call returns the first call's promise. Whatever the order of calls, the slot is freed exactly
- * once and the quota handed back at most once: by the lease while the ledger has no row, by settlement
- * (or the stale-run sweeper, api/simulations/sweepStaleSimulations.ts) once it has one.
+ * once, the quota settled once and the ledger row, the run's only PostgreSQL write, written once.
  */
 export interface RunLease {
+  /** The run starts; throws ClientAbortedError once the lease was released first (its client left: it is not run). */
+  readonly begin: () => void;
   /**
-   * Writes the run's ledger row (status `queued`): from then on the row owns the quota's fate. Rejects
-   * with ClientAbortedError once the lease was released unrecorded (the client left before the run
-   * began: it is not run), and with the write's error when the row could not be written.
-   */
-  readonly record: (row: InsertSimulationInput) => Promise<void>;
-  /**
-   * The run ended with `outcome`: its row leaves `queued` (a new run) and the limits get back what the
-   * run does not pay for; the slot is freed alongside. A replay, which has no row and took no quota, only
-   * frees its slot. Only the settlement that moved the row gives anything back, so racing the stale-run
-   * sweeper never gives back twice.
+   * The run ended with `outcome`: in Redis, its slot is freed and its reservation becomes its charge
+   * (settle.lua); then its ledger row is written, and its in-flight entry dropped. A replay, which has
+   * no row and took no quota, only frees its slot.
    */
   readonly settle: (outcome: SimulationOutcome) => Promise<void>;
   /**
-   * The answer is over, or its client left: frees the slot if it is still held. A new run the ledger
-   * never recorded also gets its request and interactions back, and can no longer be recorded.
+   * The answer is over, or its client left: frees the slot if it is still held. A new run that never
+   * began gets its request and interactions back, leaves no row, and can no longer begin.
    */
   readonly release: () => Promise<void>;
+  /** While Redis may have lost the run's entry: what puts it back, or undefined once nothing needs it. */
+  readonly reassertion: () => Reassertion | undefined;
 }
 
 const toIso = (epochMs: number | null): string | null => (epochMs === null ? null : new Date(epochMs).toISOString());
 
+/** What a run is charged: a request and every interaction when completed, the records made when cancelled. */
+const chargeOf = (outcome: SimulationOutcome, numInteractions: number): readonly [number, number] => {
+  switch (outcome.status) {
+    case 'completed':
+      return [1, numInteractions];
+    case 'cancelled':
+      // Cancelled before any bytes reached its client (records null): given back whole.
+      return outcome.records === null ? [0, 0] : [1, outcome.records];
+    default:
+      return [0, 0];
+  }
+};
+
+const settlementOf = (outcome: SimulationOutcome, charge: readonly [number, number]): SettlementInput => ({
+  status: outcome.status,
+  startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
+  finishedAt: new Date(outcome.finishedAt).toISOString(),
+  computeMs: outcome.status === 'completed' ? outcome.computeMs : null,
+  chargedInteractions: charge[0] === 1 ? charge[1] : null,
+});
+
 /**
- * The lease of an admission: `charges` for a new run (quota and a ledger row), not for a replay (a slot
- * and nothing else).
+ * The lease of an admission: `admitted` for a new run (quota, an in-flight entry and, at the end, a
+ * ledger row), absent for a replay (a slot and nothing else).
  */
-export const createRunLease = (services: Services, terms: AdmissionTerms, charges: boolean): RunLease => {
+export const createRunLease = (services: Services, terms: AdmissionTerms, admitted?: AdmittedRun): RunLease => {
   const { simulationId } = terms;
+  const keys = limitKeys(services.redisPrefix, terms.accountId, terms.period.key);
+  const ttlSeconds = Math.max(Math.ceil((terms.period.end.getTime() - Date.now()) / 1000) + 86_400, 60);
   let slotHeld = true;
-  // Whose the quota's fate is: the lease's until the row exists, then the row's (settlement or the sweeper).
-  let quota: 'lease' | 'ledger' | 'none' = charges ? 'lease' : 'none';
-  let recording: Promise<void> | undefined;
+  let begun = false;
+  let abandoned = false;
+  // The entry as Redis should hold it now; undefined once the row is committed (or there is none).
+  let entry: InflightEntry | undefined =
+    admitted === undefined
+      ? undefined
+      : { s: 'run', p: terms.period.key, n: terms.numInteractions, t: admitted.admittedUs, e: admitted.leaseUntilMs, r: admitted.run };
   let settling: Promise<void> | undefined;
   let releasing: Promise<void> | undefined;
 
-  // Frees the slot if still held and, when asked, hands the quota back; one script call, or none.
-  const handBack = async (giveBack: false | { readonly charged?: number }): Promise<void> => {
-    const freeSlot = slotHeld;
+  const freeSlot = async (): Promise<void> => {
+    if (slotHeld) {
+      slotHeld = false;
+      await services.redis.zrem(keys.slots, simulationId);
+    }
+  };
+
+  // Turns the entry settled in Redis, then writes the row it leads to (none for a run that never began).
+  const settleEntry = async (outcome: SimulationOutcome | undefined): Promise<void> => {
+    if (entry === undefined) {
+      return;
+    }
+    const charge = outcome === undefined ? ([0, 0] as const) : chargeOf(outcome, terms.numInteractions);
+    const settled: InflightEntry = { ...entry, s: 'settled', c: charge, f: outcome === undefined ? null : settlementOf(outcome, charge) };
+    entry = settled;
     slotHeld = false;
-    if (!freeSlot && giveBack === false) {
-      return;
-    }
-    await releaseSimulation(services, {
-      ...terms,
-      freeSlot,
-      giveBack: giveBack !== false,
-      ...(giveBack !== false && giveBack.charged !== undefined ? { charged: giveBack.charged } : {}),
-    });
-  };
-
-  const record = (row: InsertSimulationInput): Promise<void> => {
-    recording ??= (async () => {
-      if (quota !== 'lease') {
-        throw new ClientAbortedError();
-      }
-      await services.ledger.insert(row);
-      quota = 'ledger';
-    })();
-    return recording;
-  };
-
-  const settleRow = async (outcome: SimulationOutcome): Promise<void> => {
-    const finishing = services.ledger.finish({
-      id: simulationId,
-      status: outcome.status,
-      startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
-      finishedAt: new Date(outcome.finishedAt).toISOString(),
-      computeMs: outcome.status === 'completed' ? outcome.computeMs : null,
-      chargedInteractions: outcome.status === 'completed' ? terms.numInteractions : outcome.status === 'cancelled' ? outcome.records : null,
-    });
-    if (outcome.status === 'completed') {
-      // A completed run keeps its quota whoever settles it, so its slot is freed alongside the ledger write.
-      const [settled] = await Promise.allSettled([finishing, handBack(false)]);
-      if (settled.status === 'rejected') {
-        services.logger.error({ simulation_id: simulationId, error: describeError(settled.reason) }, 'could not settle a completed simulation; the stale-run sweeper will');
-      }
-      return;
-    }
-    let moved: boolean;
+    let ours = true;
     try {
-      moved = await finishing;
+      ours = (await services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, simulationId, charge[0], charge[1], encodeInflightEntry(settled), ttlSeconds)) === 1;
     } catch (error) {
-      // The row stays `queued`: the sweeper gives its quota back. The slot is this run's to free now.
-      await handBack(false);
-      throw error;
+      // Redis is out: the row is still the truth of what the run cost. The entry stays `run` until the
+      // stale-run sweeper reconciles it with the row.
+      services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'could not settle a run in Redis; writing its row');
     }
-    const charged = outcome.status === 'cancelled' ? outcome.records : null;
-    await handBack(moved ? (charged === null ? {} : { charged }) : false);
+    if (!ours) {
+      // The stale-run sweeper settled it first and writes the row it settled with.
+      entry = undefined;
+      return;
+    }
+    if (settled.f !== null && settled.f !== undefined) {
+      try {
+        await services.ledger.write({ ...settled.r, ...settled.f, createdAt: isoMicros(settled.t) });
+      } catch (error) {
+        // The settled entry keeps the row: the stale-run sweeper writes it once PostgreSQL is back.
+        services.logger.error({ simulation_id: simulationId, error: describeError(error) }, 'could not write a settled run; the stale-run sweeper will');
+        return;
+      }
+    }
+    entry = undefined;
+    await services.limitScripts.bssForget(keys.quota, keys.inflight, simulationId).catch((error: unknown) => {
+      services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'could not drop a settled run; the stale-run sweeper will');
+    });
+  };
+
+  const begin = (): void => {
+    if (abandoned) {
+      throw new ClientAbortedError();
+    }
+    begun = true;
   };
 
   const settle = (outcome: SimulationOutcome): Promise<void> => {
-    settling ??= quota === 'none' ? handBack(false) : (async () => {
-      // Settling follows the row's write; a row that was never written has nothing to settle.
-      await recording;
-      await settleRow(outcome);
-    })();
+    settling ??= admitted === undefined ? freeSlot() : settleEntry(outcome);
     return settling;
   };
 
   const release = (): Promise<void> => {
-    if (releasing === undefined && recording === undefined && quota === 'lease') {
-      // Never recorded, and from now on it cannot be: the quota goes back with the slot.
-      quota = 'none';
-      releasing = handBack({});
+    if (releasing !== undefined) {
+      return releasing;
     }
-    releasing ??= (async () => {
-      // A write in flight decides whose the quota is: wait for it (its failure leaves it the lease's).
-      await recording?.catch(() => {});
-      if (quota === 'lease') {
-        quota = 'none';
-        await handBack({});
-      } else {
-        await handBack(false);
-      }
-    })();
+    if (admitted !== undefined && !begun && settling === undefined) {
+      // Never began, and from now on it cannot: the quota goes back with the slot, and no row is written.
+      abandoned = true;
+      settling = settleEntry(undefined);
+      releasing = settling;
+    } else {
+      releasing = freeSlot();
+    }
     return releasing;
   };
 
-  return { record, settle, release };
+  const reassertion = (): Reassertion | undefined => {
+    if (entry === undefined) {
+      return undefined;
+    }
+    return {
+      quota: keys.quota,
+      inflight: keys.inflight,
+      simulationId,
+      entry: encodeInflightEntry(entry),
+      counts: entry.s === 'run' ? [1, entry.n] : (entry.c ?? [0, 0]),
+      ttlSeconds,
+    };
+  };
+
+  return { begin, settle, release, reassertion };
 };

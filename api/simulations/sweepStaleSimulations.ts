@@ -1,19 +1,83 @@
+import { z } from 'zod';
+import { sql } from 'slonik';
 import { expireStaleSimulations } from '../../shared/db/queries/usage.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import { scanKeys } from '../../shared/redis/scanKeys.ts';
+import { accountOfInflightKey, inflightKeyPattern, limitKeys } from '../limits/limitKeys.ts';
 import type { Services } from '../Services.ts';
+import { encodeInflightEntry, type InflightEntry, ledgerRowOf, parseInflightEntry } from './inflightEntry.ts';
 import { releaseSimulation } from './releaseSimulation.ts';
 
 // Past every deadline by a wide margin: only a run whose API process died while waiting is this old.
 const STALE_MARGIN_MS = 60_000;
+// The in-flight hash outlives any entry the sweeper touches by this much.
+const INFLIGHT_TTL_S = 2 * 86_400;
+
+const settledRowSchema = z.object({ status: z.string(), charged_interactions: z.number().nullable() });
 
 /**
- * Gives back the reservations of runs whose API process died mid-wait. Safe on every API process at
- * once: the ledger's `status = 'queued'` guard settles each row exactly once.
+ * Settles one stale in-flight entry the way its dead process would have: a run still `run` times out
+ * (its reservation given back) unless its row was written after all (its process settled it in the
+ * ledger but not in Redis: then what the row charged stands); a `settled` one gets the row it leads to.
+ * Safe beside a live settlement: settle.lua takes an entry out of `run` once, and the row is written
+ * once (ON CONFLICT DO NOTHING). Returns 1 when it settled or finished the entry.
+ */
+const sweepEntry = async (services: Services, accountId: string, id: string, found: InflightEntry): Promise<number> => {
+  const keys = limitKeys(services.redisPrefix, accountId, found.p);
+  let entry = found;
+  if (entry.s === 'run') {
+    const row = await services.pool.maybeOne(
+      sql.type(settledRowSchema)`SELECT status, charged_interactions FROM simulations WHERE id = ${id}`,
+    );
+    const charge: readonly [number, number] = row?.charged_interactions == null ? [0, 0] : [1, row.charged_interactions];
+    const settled: InflightEntry = {
+      ...entry,
+      s: 'settled',
+      c: charge,
+      // A row already there is the run's; else the run timed out in its dead process.
+      f:
+        row === null
+          ? { status: 'timed_out', startedAt: null, finishedAt: new Date().toISOString(), computeMs: null, chargedInteractions: null }
+          : null,
+    };
+    const ours = await services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, id, charge[0], charge[1], encodeInflightEntry(settled), INFLIGHT_TTL_S);
+    if (ours !== 1) {
+      return 0;
+    }
+    entry = settled;
+  }
+  const row = ledgerRowOf(entry);
+  if (row !== undefined) {
+    await services.ledger.write(row);
+  }
+  await services.limitScripts.bssForget(keys.quota, keys.inflight, id);
+  return 1;
+};
+
+/**
+ * Settles the runs of API processes that died while waiting: in-flight entries (Redis) long past their
+ * lease, and ledger rows still `queued` (written by an earlier version of the service, which recorded
+ * admissions in the ledger). Safe on every API process at once. Returns how many runs it settled.
  */
 export const sweepStaleSimulations = async (services: Services): Promise<number> => {
-  const stale = await expireStaleSimulations(services.pool, services.config.simulationTimeoutMs + STALE_MARGIN_MS);
-  for (const row of stale) {
+  let swept = 0;
+  const staleBefore = Date.now() - STALE_MARGIN_MS;
+  for await (const key of scanKeys(services.redis, inflightKeyPattern(services.redisPrefix))) {
+    const accountId = accountOfInflightKey(services.redisPrefix, key);
+    if (accountId === undefined) {
+      continue;
+    }
+    const entries = await services.redis.hgetall(key);
+    for (const [id, raw] of Object.entries(entries)) {
+      const entry = parseInflightEntry(raw);
+      if (entry !== undefined && entry.e < staleBefore) {
+        swept += await sweepEntry(services, accountId, id, entry);
+      }
+    }
+  }
+  const legacy = await expireStaleSimulations(services.pool, services.config.simulationTimeoutMs + STALE_MARGIN_MS);
+  for (const row of legacy) {
     await releaseSimulation(services, {
       accountId: row.account_id,
       simulationId: row.id,
@@ -22,7 +86,7 @@ export const sweepStaleSimulations = async (services: Services): Promise<number>
       giveBack: true,
     });
   }
-  return stale.length;
+  return swept + legacy.length;
 };
 
 export const startStaleSweeper = (services: Services, intervalMs = 30_000): (() => void) => {

@@ -5,6 +5,8 @@ import type { Services } from '../../api/Services.ts';
 import { createRunLease } from '../../api/simulations/createRunLease.ts';
 import type { SimulationAdmission } from '../../api/simulations/SimulationAdmission.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import { admitSimulation } from '../../api/limits/admitSimulation.ts';
+import { ENGINE_VERSION } from '../../shared/engine/index.ts';
 import { buildAccount, buildApiKey } from './factories.ts';
 
 export interface PlanOverrides {
@@ -59,25 +61,40 @@ export const recordCompletedUsage = async (
   }
 };
 
+/** A run's ledger fields as a request without a credential of note would give them to admission. */
+export const runInput = (accountId: string, numInteractions: number, seed = 1) => ({
+  accountId,
+  apiKeyId: null,
+  sessionId: null,
+  preset: 'finance',
+  profile: 'balanced_investor',
+  seed,
+  numInteractions,
+  serviceVersion: ENGINE_VERSION,
+  scenario: null,
+});
+
 /**
- * What the limits would have handed the handler for an admitted request, for tests that call
- * runSimulation directly, past the HTTP chain.
+ * What the limits hand the handler for an admitted request, through the real admission script (a slot,
+ * the quota reserved, the run in flight), for tests that call runSimulation or a lease directly, past the
+ * HTTP chain.
  */
-export const buildAdmission = (services: Services, accountId: string, numInteractions: number, now = new Date()): SimulationAdmission => {
-  const terms = {
-    simulationId: randomUUID(),
-    accountId,
-    plan: {
-      name: 'enterprise',
-      requests_per_minute: 1200,
-      monthly_requests: 1_000_000,
-      monthly_interactions: 500_000_000,
-      max_interactions_per_request: 100_000,
-      max_concurrent_simulations: 32,
-      max_active_api_keys: 50,
-    },
-    period: monthlyPeriod(now),
-    numInteractions,
+export const buildAdmission = async (services: Services, accountId: string, numInteractions: number): Promise<SimulationAdmission> => {
+  const plan = {
+    name: 'enterprise',
+    requests_per_minute: 100_000,
+    monthly_requests: 1_000_000,
+    monthly_interactions: 500_000_000,
+    max_interactions_per_request: 1_000_000,
+    max_concurrent_simulations: 1000,
+    max_active_api_keys: 50,
   };
-  return { ...terms, lease: createRunLease(services, terms, true) };
+  const admission = await admitSimulation(services, { accountId, plan, requestId: randomUUID(), run: runInput(accountId, numInteractions) });
+  if (admission.simulationId === undefined || admission.admitted === undefined) {
+    throw new Error(`not admitted: ${admission.refusal?.code ?? 'no reason'}`);
+  }
+  const terms = { simulationId: admission.simulationId, accountId, plan, period: admission.period, numInteractions };
+  const lease = createRunLease(services, terms, admission.admitted);
+  services.leases.hold(lease);
+  return { ...terms, seed: admission.admitted.run.seed, lease };
 };

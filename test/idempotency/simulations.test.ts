@@ -6,7 +6,7 @@ import { publishAuthChange } from '../../shared/auth/authVersion.ts';
 import { findPlanByName } from '../../shared/db/queries/plans.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { buildCaller } from '../helpers/limitFixtures.ts';
+import { buildCaller, runInput } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation, rawData, type SimulationResponse } from '../simulations/postSimulation.ts';
@@ -101,7 +101,7 @@ test('a replay counts in the rate window and takes a concurrency slot, but costs
     t.fail('no plan');
     return;
   }
-  const held = await admitSimulation(app.services, { accountId: roomy.accountId, plan, requestId: 'slot-holder', numInteractions: 1 });
+  const held = await admitSimulation(app.services, { accountId: roomy.accountId, plan, requestId: 'slot-holder', run: runInput(roomy.accountId, 1) });
   t.truthy(held.simulationId);
   const refused = await postSimulation(app, body, withKey(roomy.key, 'busy'));
   t.is(refused.status, 429);

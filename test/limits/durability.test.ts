@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Redis } from 'ioredis';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
-import { buildCaller } from '../helpers/limitFixtures.ts';
+import { buildAdmission, buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { deleteRedisPrefix, TEST_REDIS } from '../helpers/testRedis.ts';
@@ -64,6 +64,26 @@ test.serial('simultaneous requests right after a flush still admit no more than 
   );
   t.is(responses.filter((response) => response.status === 200).length, 3);
   t.like(await usageOf(caller.key), { usage: { requests: 4 }, remaining: { requests: 0 } });
+});
+
+test.serial('runs in flight when Redis loses its data are counted again before the quota is rebuilt: no admission beyond it', async (t) => {
+  const caller = await buildCaller(app.services.pool, { monthly_requests: 5 });
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
+  // Two runs this API process holds in flight (admitted, not settled): they exist only in Redis and here.
+  const inFlight = [await buildAdmission(app.services, caller.accountId, 1), await buildAdmission(app.services, caller.accountId, 1)];
+  await loseRedisData();
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, (_, seed) => postSimulation(app, { preset: 'finance', num_interactions: 1, seed }, { key: caller.key })),
+  );
+  t.is(responses.filter((response) => response.status === 200).length, 2, '5 - 1 settled - 2 in flight');
+  // They settle after the rebuild: each charged once, and the quota still holds.
+  const now = Date.now();
+  for (const admission of inFlight) {
+    admission.lease.begin();
+    await admission.lease.settle({ status: 'completed', body: Buffer.alloc(0), startedAt: now, finishedAt: now, computeMs: 1 });
+  }
+  t.like(await usageOf(caller.key), { usage: { requests: 5 }, remaining: { requests: 0 } });
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 403);
 });
 
 test.serial('after Redis is flushed, the rate window is rebuilt from the ledger: a free account that sent 5 gets 429 on its 6th within the minute', async (t) => {

@@ -2,7 +2,6 @@ import test from 'ava';
 import { limitKeys } from '../../api/limits/limitKeys.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { ClientAbortedError } from '../../shared/errors/errors.ts';
-import { ENGINE_VERSION } from '../../shared/engine/index.ts';
 import type { SimulationAdmission } from '../../api/simulations/SimulationAdmission.ts';
 import { buildAdmission, buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
@@ -22,68 +21,71 @@ test.after.always(async () => {
 
 const NUM_INTERACTIONS = 7;
 
-/** An admission as the admit script leaves it: one request and its interactions reserved, a slot taken. */
+/** An admission through the real admit script: one request and its interactions reserved, a slot taken, the run in flight. */
 const admit = async (): Promise<{ admission: SimulationAdmission; keys: ReturnType<typeof limitKeys> }> => {
   const caller = await buildCaller(app.services.pool, {});
-  const admission = buildAdmission(app.services, caller.accountId, NUM_INTERACTIONS);
-  const keys = limitKeys(app.redisPrefix, caller.accountId, admission.period.key);
-  await app.services.redis.hset(keys.quota, 'requests', 1, 'interactions', NUM_INTERACTIONS);
-  await app.services.redis.zadd(keys.slots, Date.now() + 60_000, admission.simulationId);
-  return { admission, keys };
+  const admission = await buildAdmission(app.services, caller.accountId, NUM_INTERACTIONS);
+  return { admission, keys: limitKeys(app.redisPrefix, caller.accountId, admission.period.key) };
 };
 
-const held = async (keys: ReturnType<typeof limitKeys>): Promise<{ requests: number; interactions: number; slots: number }> => {
+const held = async (keys: ReturnType<typeof limitKeys>): Promise<{ requests: number; interactions: number; slots: number; inflight: number }> => {
   const quota = await app.services.redis.hgetall(keys.quota);
-  return { requests: Number(quota.requests), interactions: Number(quota.interactions), slots: await app.services.redis.zcard(keys.slots) };
+  return {
+    requests: Number(quota.requests),
+    interactions: Number(quota.interactions),
+    slots: await app.services.redis.zcard(keys.slots),
+    inflight: await app.services.redis.hlen(keys.inflight),
+  };
 };
 
-const row = (admission: SimulationAdmission) => ({
-  id: admission.simulationId,
-  accountId: admission.accountId,
-  apiKeyId: null,
-  sessionId: null,
-  preset: 'finance',
-  profile: 'balanced_investor',
-  seed: 1,
-  numInteractions: NUM_INTERACTIONS,
-  periodStart: admission.period.start.toISOString(),
-  serviceVersion: ENGINE_VERSION,
-});
-
-test('a run released before it was recorded gives back its quota and slot once, and can no longer be recorded', async (t) => {
+test('admission records the run in flight in Redis only: a slot, its reservation and its entry, no ledger row', async (t) => {
   const { admission, keys } = await admit();
-  await Promise.all([admission.lease.release(), admission.lease.release()]);
-  t.deepEqual(await held(keys), { requests: 0, interactions: 0, slots: 0 });
-  await t.throwsAsync(admission.lease.record(row(admission)), { instanceOf: ClientAbortedError });
-  await admission.lease.release();
-  await admission.lease.settle({ status: 'failed', startedAt: null, finishedAt: Date.now() });
-  t.deepEqual(await held(keys), { requests: 0, interactions: 0, slots: 0 });
+  t.deepEqual(await held(keys), { requests: 1, interactions: NUM_INTERACTIONS, slots: 1, inflight: 1 });
   t.is(await findSimulation(app.services.pool, admission.simulationId), null);
 });
 
-test('a recorded run its client left frees its slot at once; settling it cancelled gives back what was not made, once', async (t) => {
+test('a run released before it began gives back its quota and slot once, leaves no row, and can no longer begin', async (t) => {
   const { admission, keys } = await admit();
-  await admission.lease.record(row(admission));
+  await Promise.all([admission.lease.release(), admission.lease.release()]);
+  t.deepEqual(await held(keys), { requests: 0, interactions: 0, slots: 0, inflight: 0 });
+  t.throws(() => admission.lease.begin(), { instanceOf: ClientAbortedError });
+  await admission.lease.release();
+  await admission.lease.settle({ status: 'failed', startedAt: null, finishedAt: Date.now() });
+  t.deepEqual(await held(keys), { requests: 0, interactions: 0, slots: 0, inflight: 0 });
+  t.is(await findSimulation(app.services.pool, admission.simulationId), null);
+});
+
+test('a begun run its client left frees its slot at once; settling it cancelled gives back what was not made, once', async (t) => {
+  const { admission, keys } = await admit();
+  admission.lease.begin();
   // The client hung up: the slot goes, the quota waits for the run's settlement.
   await admission.lease.release();
-  t.deepEqual(await held(keys), { requests: 1, interactions: NUM_INTERACTIONS, slots: 0 });
+  t.deepEqual(await held(keys), { requests: 1, interactions: NUM_INTERACTIONS, slots: 0, inflight: 1 });
   // A slot taken since by another run of the account is not touched by the settlement.
   await app.services.redis.zadd(keys.slots, Date.now() + 60_000, 'another-run');
   const cancelled = { status: 'cancelled', startedAt: Date.now(), finishedAt: Date.now(), records: 3 } as const;
   await Promise.all([admission.lease.settle(cancelled), admission.lease.settle(cancelled)]);
   await admission.lease.settle({ status: 'failed', startedAt: null, finishedAt: Date.now() });
   await admission.lease.release();
-  t.deepEqual(await held(keys), { requests: 1, interactions: 3, slots: 1 });
+  t.deepEqual(await held(keys), { requests: 1, interactions: 3, slots: 1, inflight: 0 });
   t.like(await findSimulation(app.services.pool, admission.simulationId), { status: 'cancelled' });
 });
 
-test('a completed run keeps its quota and frees its slot once, however often it is settled and released', async (t) => {
+test('a completed run keeps its quota and frees its slot once, however often it is settled and released; one row', async (t) => {
   const { admission, keys } = await admit();
-  await admission.lease.record(row(admission));
+  admission.lease.begin();
   const now = Date.now();
   const completed = { status: 'completed', body: Buffer.alloc(0), startedAt: now, finishedAt: now, computeMs: 1 } as const;
   await admission.lease.settle(completed);
   await Promise.all([admission.lease.release(), admission.lease.settle(completed)]);
-  t.deepEqual(await held(keys), { requests: 1, interactions: NUM_INTERACTIONS, slots: 0 });
-  t.like(await findSimulation(app.services.pool, admission.simulationId), { status: 'completed' });
+  t.deepEqual(await held(keys), { requests: 1, interactions: NUM_INTERACTIONS, slots: 0, inflight: 0 });
+  t.like(await findSimulation(app.services.pool, admission.simulationId), { status: 'completed', num_interactions: NUM_INTERACTIONS });
+});
+
+test('a failed run gives back its request and interactions, and its row says failed', async (t) => {
+  const { admission, keys } = await admit();
+  admission.lease.begin();
+  await admission.lease.settle({ status: 'failed', startedAt: Date.now(), finishedAt: Date.now() });
+  t.deepEqual(await held(keys), { requests: 0, interactions: 0, slots: 0, inflight: 0 });
+  t.like(await findSimulation(app.services.pool, admission.simulationId), { status: 'failed' });
 });

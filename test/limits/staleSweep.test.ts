@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { sweepStaleSimulations } from '../../api/simulations/sweepStaleSimulations.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import { buildCaller } from '../helpers/limitFixtures.ts';
+import { buildCaller, runInput } from '../helpers/limitFixtures.ts';
+import { admitSimulation } from '../../api/limits/admitSimulation.ts';
+import { limitKeys } from '../../api/limits/limitKeys.ts';
+import { findPlanByName } from '../../shared/db/queries/plans.ts';
+import { sumCompletedUsage } from '../../shared/db/queries/usage.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
@@ -24,7 +28,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-test('a run left queued by an API process that died mid-wait is swept to timed_out and its quota given back, once', async (t) => {
+test('a ledger row left queued by an API process of an earlier version that died mid-wait is swept to timed_out and its quota given back, once', async (t) => {
   const caller = await buildCaller(app.services.pool, { monthly_requests: 2 });
   t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
   // What a crashed process leaves: a ledger row still queued long after every deadline, and its
@@ -43,4 +47,61 @@ test('a run left queued by an API process that died mid-wait is swept to timed_o
   t.is((await findSimulation(app.services.pool, orphan))?.status, 'timed_out');
   t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 200);
   t.is((await postSimulation(app, { preset: 'finance', num_interactions: 1 }, { key: caller.key })).status, 403);
+});
+
+/** A run as a crashed API process leaves it: admitted (slot, reservation, in-flight entry), its lease gone with the process. */
+const orphanRun = async (accountId: string, numInteractions: number) => {
+  const plan = await findPlanByName(app.services.pool, 'enterprise');
+  if (plan === null) {
+    throw new Error('no enterprise plan');
+  }
+  const admission = await admitSimulation(app.services, { accountId, plan, requestId: randomUUID(), run: runInput(accountId, numInteractions) });
+  if (admission.simulationId === undefined) {
+    throw new Error('not admitted');
+  }
+  return { id: admission.simulationId, keys: limitKeys(app.redisPrefix, accountId, admission.period.key) };
+};
+
+/** Moves an entry's lease into the past, as time would for a run whose process died long ago. */
+const age = async (keys: { inflight: string }, id: string): Promise<void> => {
+  const raw = await app.services.redis.hget(keys.inflight, id);
+  const entry = JSON.parse(raw ?? '{}') as { e: number };
+  await app.services.redis.hset(keys.inflight, id, JSON.stringify({ ...entry, e: Date.now() - 10 * 60_000 }));
+};
+
+const quotaOf = async (keys: { quota: string }) => {
+  const quota = await app.services.redis.hgetall(keys.quota);
+  return { requests: Number(quota.requests), interactions: Number(quota.interactions) };
+};
+
+test.serial('a run in flight on an API process that died is swept from Redis: a timed_out row, its reservation given back, once', async (t) => {
+  const caller = await buildCaller(app.services.pool, {});
+  const { id, keys } = await orphanRun(caller.accountId, 40);
+  t.deepEqual(await quotaOf(keys), { requests: 1, interactions: 40 });
+  // Not stale yet: a live run is never swept.
+  await sweepStaleSimulations(app.services);
+  t.is(await findSimulation(app.services.pool, id), null);
+  await age(keys, id);
+  t.true((await sweepStaleSimulations(app.services)) >= 1);
+  await sweepStaleSimulations(app.services);
+  t.like(await findSimulation(app.services.pool, id), { status: 'timed_out', num_interactions: 40 });
+  t.deepEqual(await quotaOf(keys), { requests: 0, interactions: 0 });
+  t.is(await app.services.redis.hlen(keys.inflight), 0);
+  t.is(await app.services.redis.zcard(keys.slots), 0, 'its slot is freed');
+});
+
+test.serial('a run settled in Redis whose process died before writing its row gets that row from the sweeper, charged once', async (t) => {
+  const caller = await buildCaller(app.services.pool, {});
+  const { id, keys } = await orphanRun(caller.accountId, 25);
+  // What settle.lua leaves before the row is written: the entry settled, with the row it leads to.
+  const raw = JSON.parse((await app.services.redis.hget(keys.inflight, id)) ?? '{}') as Record<string, unknown>;
+  const now = new Date().toISOString();
+  const settled = { ...raw, s: 'settled', c: [1, 25], f: { status: 'completed', startedAt: now, finishedAt: now, computeMs: 3, chargedInteractions: 25 } };
+  t.is(await app.services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, id, 1, 25, JSON.stringify(settled), 3600), 1);
+  await age(keys, id);
+  t.true((await sweepStaleSimulations(app.services)) >= 1);
+  t.like(await findSimulation(app.services.pool, id), { status: 'completed', compute_ms: 3 });
+  t.deepEqual(await quotaOf(keys), { requests: 1, interactions: 25 });
+  t.is(await app.services.redis.hlen(keys.inflight), 0);
+  t.deepEqual(await sumCompletedUsage(app.services.pool, caller.accountId, monthlyPeriod(new Date()).start), { requests: 1, interactions: 25 });
 });

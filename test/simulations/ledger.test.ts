@@ -6,6 +6,7 @@ import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
+import { getWithKey } from '../history/historyFixtures.ts';
 
 let app: TestApp;
 
@@ -20,7 +21,7 @@ test.after.always(async () => {
 
 const waitFor = <T>(probe: () => Promise<T | undefined>): Promise<T> => eventually(probe, 5000, 20);
 
-test('an admitted request is a queued ledger row and a job without secrets until a worker runs it, then the row is completed', async (t) => {
+test('an admitted request is a queued run of the history, without a ledger row, and a job without secrets until a worker runs it; then its one row is completed', async (t) => {
   const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
   const apiKey = await buildApiKey(app.services.pool, account.id);
   // No worker yet: the request waits in the queue.
@@ -34,18 +35,25 @@ test('an admitted request is a queued ledger row and a job without secrets until
     t.fail('no job');
     return;
   }
-  // The ledger row is written while the job is enqueued (one round trip less), so it may land just after.
-  const jobId = job.id;
-  const queued = await waitFor(async () => (await findSimulation(app.services.pool, jobId)) ?? undefined);
-  t.like(queued, {
-    account_id: account.id,
-    api_key_id: apiKey.id,
+  // In flight, the run lives in Redis only: the history shows it queued, the ledger has no row yet.
+  t.is(await findSimulation(app.services.pool, job.id), null);
+  const queued = await getWithKey(app, `/v1/simulations/${job.id}`, apiKey.key);
+  t.is(queued.status, 200);
+  t.like(queued.body, {
+    simulation_id: job.id,
+    preset: 'finance',
+    seed: 5,
+    num_interactions: 10,
     status: 'queued',
-    period_start: '2026-02-01T00:00:00.000Z',
-    started_at: null,
     finished_at: null,
     compute_ms: null,
+    credential: { type: 'api_key', api_key_id: apiKey.id, key_prefix: apiKey.key_prefix },
   });
+  const listed = await getWithKey(app, '/v1/simulations?status=queued', apiKey.key);
+  t.deepEqual(
+    listed.body.data.map((run: { simulation_id: string }) => run.simulation_id),
+    [job.id],
+  );
   // The job id is the simulation id; its data is the run's inputs and where to answer, nothing else.
   const data = simulationJobDataSchema.strict().parse(job.data);
   t.is(data.simulationId, job.id);
@@ -60,7 +68,15 @@ test('an admitted request is a queued ledger row and a job without secrets until
   t.is(response.status, 200, response.text);
   t.is(response.body.simulation_id, job.id);
   const completed = await findSimulation(app.services.pool, job.id);
-  t.like(completed, { status: 'completed', period_start: '2026-02-01T00:00:00.000Z', compute_ms: response.body.metadata.compute_ms });
+  t.like(completed, {
+    account_id: account.id,
+    api_key_id: apiKey.id,
+    status: 'completed',
+    period_start: '2026-02-01T00:00:00.000Z',
+    compute_ms: response.body.metadata.compute_ms,
+  });
+  // The row keeps the instant of admission, so the run keeps its place in the history.
+  t.is(completed?.created_at, queued.body.created_at);
   t.truthy(completed?.started_at);
   t.truthy(completed?.finished_at);
 });

@@ -99,7 +99,7 @@ test('a job whose data does not parse is failed without a retry and the worker g
 test('a run the engine refuses is reported at once as failed, not left to the deadline; the ledger row says failed', async (t) => {
   const account = await buildAccount(first.services.pool, { plan: 'enterprise' });
   const apiKey = await buildApiKey(first.services.pool, account.id);
-  const admission = buildAdmission(first.services, account.id, 5);
+  const admission = await buildAdmission(first.services, account.id, 5);
   const principal = { accountId: account.id, plan: 'enterprise', limits: admission.plan, via: { kind: 'api_key', apiKeyId: apiKey.id } } as const;
   const finance = resolvePreset('finance');
   if (finance === undefined) {

@@ -9,14 +9,15 @@ import { type DatabasePool, sql } from 'slonik';
 import { z } from 'zod';
 import { createDatabasePool } from '../../shared/db/createDatabasePool.ts';
 import { migrate } from '../../shared/db/migrate.ts';
-import { type FinishSimulationInput, type InsertSimulationInput, writeLedger } from '../../shared/db/queries/simulations.ts';
+import { type LedgerRowInput, writeLedger } from '../../shared/db/queries/simulations.ts';
 import { expireStaleSimulations } from '../../shared/db/queries/usage.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { createTestDatabase, TEST_POSTGRES_URL, type TestDatabase } from '../helpers/testDatabase.ts';
 import { aggregateLedger, insertSettledRuns, readRollup } from './usageFixtures.ts';
 
-// The daily rollup (migration 0011) straight in SQL: whatever writes the ledger, in either of its shapes
-// (a queued row then its settlement, or one row written settled), the rollup equals the ledger's own sums.
+// The daily rollup (migration 0011) straight in SQL: whatever writes the ledger (one row written settled,
+// as the service does; a row queued then settled, as earlier versions did and the sweeper still settles),
+// the rollup equals the ledger's own sums.
 
 const test = anyTest as TestFn<{ database: TestDatabase; pool: DatabasePool }>;
 
@@ -32,7 +33,10 @@ test.after.always(async (t) => {
 
 const PERIOD = '2026-03-01T00:00:00.000Z';
 
-const admission = (accountId: string, overrides: Partial<InsertSimulationInput> = {}): InsertSimulationInput => ({
+type Status = LedgerRowInput['status'];
+
+/** A settled run's one row, as the ledger writer gets it from a run's lease. */
+const settledRow = (accountId: string, status: Status, chargedInteractions: number | null, overrides: Partial<LedgerRowInput> = {}): LedgerRowInput => ({
   id: randomUUID(),
   accountId,
   apiKeyId: null,
@@ -43,16 +47,13 @@ const admission = (accountId: string, overrides: Partial<InsertSimulationInput> 
   numInteractions: 100,
   periodStart: PERIOD,
   serviceVersion: '2.0.0',
-  ...overrides,
-});
-
-const settlement = (id: string, status: FinishSimulationInput['status'], chargedInteractions: number | null): FinishSimulationInput => ({
-  id,
   status,
+  createdAt: new Date().toISOString(),
   startedAt: null,
   finishedAt: new Date().toISOString(),
   computeMs: status === 'completed' ? 5 : null,
   chargedInteractions,
+  ...overrides,
 });
 
 const bucketsOf = async (pool: DatabasePool, accountId: string) =>
@@ -67,45 +68,26 @@ const bucketsOf = async (pool: DatabasePool, accountId: string) =>
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-test('a run admitted queued and then settled moves from the queued bucket to its final status, through the ledger writer', async (t) => {
+test('settled runs written in one statement by the ledger writer count in their status, charged or not', async (t) => {
   const { pool } = t.context;
   const account = await buildAccount(pool);
   const key = await buildApiKey(pool, account.id);
-  const runs = [
-    admission(account.id, { apiKeyId: key.id, sessionId: null }),
-    admission(account.id),
-    admission(account.id),
-    admission(account.id),
-    admission(account.id),
+  // One batch, as a busy writer's group commit sends it.
+  const rows = [
+    settledRow(account.id, 'completed', 100, { apiKeyId: key.id, sessionId: null }),
+    settledRow(account.id, 'completed', 100),
+    settledRow(account.id, 'cancelled', 37),
+    settledRow(account.id, 'cancelled', null),
+    settledRow(account.id, 'timed_out', null),
   ];
-  await writeLedger(pool, { inserts: runs, finishes: [] });
-  const queued = await bucketsOf(pool, account.id);
-  t.is(queued.length, 2);
-  t.deepEqual(queued.find((bucket) => bucket.key === key.id), { day: today(), key: key.id, status: 'queued', runs: 1, requests: 0, interactions: 0 });
-  t.deepEqual(queued.find((bucket) => bucket.key === null), { day: today(), key: null, status: 'queued', runs: 4, requests: 0, interactions: 0 });
-
-  // Settled in one statement beside a new admission, as a busy writer's batch does.
-  const late = admission(account.id);
-  const [keyRun, completed, cancelledLate, cancelledEarly, failed] = runs as [InsertSimulationInput, ...InsertSimulationInput[]];
-  const settled = await writeLedger(pool, {
-    inserts: [late],
-    finishes: [
-      settlement(keyRun.id, 'completed', 100),
-      settlement(completed?.id ?? '', 'completed', 100),
-      settlement(cancelledLate?.id ?? '', 'cancelled', 37),
-      settlement(cancelledEarly?.id ?? '', 'cancelled', null),
-      settlement(failed?.id ?? '', 'timed_out', null),
-    ],
-  });
-  t.is(settled.length, 5);
+  t.deepEqual([...(await writeLedger(pool, rows))].sort(), rows.map((row) => row.id).sort());
   const buckets = await bucketsOf(pool, account.id);
   const find = (key: string | null, status: string) => buckets.find((bucket) => bucket.key === key && bucket.status === status);
   t.like(find(key.id, 'completed'), { runs: 1, requests: 1, interactions: 100 });
-  t.is(find(key.id, 'queued'), undefined, 'the key has nothing queued any more');
   t.like(find(null, 'completed'), { runs: 1, requests: 1, interactions: 100 });
   t.like(find(null, 'cancelled'), { runs: 2, requests: 1, interactions: 37 });
   t.like(find(null, 'timed_out'), { runs: 1, requests: 0, interactions: 0 });
-  t.like(find(null, 'queued'), { runs: 1, requests: 0, interactions: 0 }, 'the new admission');
+  t.is(find(null, 'queued'), undefined, 'nothing is written queued');
   t.deepEqual(await readRollup(pool, [account.id]), await aggregateLedger(pool, [account.id]));
 });
 
@@ -131,17 +113,13 @@ test('a run written once, already settled, counts in its status, charged or not'
   t.deepEqual(await readRollup(pool, [account.id]), await aggregateLedger(pool, [account.id]));
 });
 
-test('a retried admission and a retried settlement count once', async (t) => {
+test('a retried row counts once', async (t) => {
   const { pool } = t.context;
   const account = await buildAccount(pool);
-  const run = admission(account.id);
-  await writeLedger(pool, { inserts: [run], finishes: [] });
+  const run = settledRow(account.id, 'completed', 100);
+  t.deepEqual(await writeLedger(pool, [run]), [run.id]);
   // The acknowledgement was lost: the same batch again (ON CONFLICT DO NOTHING inserts nothing).
-  await writeLedger(pool, { inserts: [run], finishes: [] });
-  const done = settlement(run.id, 'completed', 100);
-  t.deepEqual(await writeLedger(pool, { inserts: [], finishes: [done] }), [run.id]);
-  // The same settlement again rewrites the row with what it holds: reported settled, counted once.
-  t.deepEqual(await writeLedger(pool, { inserts: [], finishes: [done] }), [run.id]);
+  t.deepEqual(await writeLedger(pool, [run]), []);
   t.deepEqual(await bucketsOf(pool, account.id), [{ day: today(), key: null, status: 'completed', runs: 1, requests: 1, interactions: 100 }]);
   t.deepEqual(await readRollup(pool, [account.id]), await aggregateLedger(pool, [account.id]));
 });
@@ -173,23 +151,19 @@ test('ledger statements racing on the same buckets neither deadlock nor lose a c
   const { pool } = t.context;
   const accounts = [await buildAccount(pool), await buildAccount(pool)];
   const keys = await Promise.all(accounts.map((account) => buildApiKey(pool, account.id)));
-  // Eight writers at once, each admitting and settling batches that touch the same buckets in different
-  // orders (the trigger must lock them in one order).
+  // Eight writers at once, each writing batches of settled rows that touch the same buckets in
+  // different orders (the trigger must lock them in one order).
+  const statuses = ['completed', 'cancelled', 'failed', 'timed_out'] as const;
   const writer = async (index: number) => {
-    let pending: InsertSimulationInput[] = [];
     for (let round = 0; round < 15; round += 1) {
-      const inserts = Array.from({ length: 6 }, (_, n) => {
+      const rows = Array.from({ length: 6 }, (_, n) => {
         const account = accounts[(n + index + round) % 2] as { id: string };
         const withKey = (n + round) % 3 === 0;
-        return admission(account.id, withKey ? { apiKeyId: keys[(n + index + round) % 2]?.id ?? null, sessionId: null } : {});
-      });
-      const statuses = ['completed', 'cancelled', 'failed', 'timed_out'] as const;
-      const finishes = pending.map((run, n) => {
         const status = statuses[(n + index) % 4] ?? 'completed';
-        return settlement(run.id, status, status === 'completed' ? 100 : status === 'cancelled' && n % 2 === 0 ? 40 : null);
+        const charged = status === 'completed' ? 100 : status === 'cancelled' && n % 2 === 0 ? 40 : null;
+        return settledRow(account.id, status, charged, withKey ? { apiKeyId: keys[(n + index + round) % 2]?.id ?? null, sessionId: null } : {});
       });
-      await writeLedger(pool, { inserts: round % 2 === 0 ? inserts.reverse() : inserts, finishes: round % 2 === 0 ? finishes.reverse() : finishes });
-      pending = inserts;
+      await writeLedger(pool, round % 2 === 0 ? rows.reverse() : rows);
     }
   };
   await Promise.all(Array.from({ length: 8 }, (_, index) => writer(index)));

@@ -9,11 +9,17 @@
 --   KEYS[2] quota         HASH requests, interactions (reserved + committed in the period)
 --   KEYS[3] slots         ZSET member=simulation id, score=lease expiry in ms
 --   KEYS[4] auth version  STRING the account's credential version (shared/auth/authVersion.ts)
--- ARGV: 1 rpm, 2 window µs, 3 simulation id (the rate entry and the slot), 4 admit (1 = the request is
---       valid and wants quota, 0 = stop after the rate limiter), 5 monthly requests, 6 monthly
---       interactions, 7 interactions requested, 8 max concurrent, 9 lease ms, 10 quota key ttl s,
---       11 the auth version the caller's principal was cached under ('' = not cached, nothing to check)
--- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see LIMIT_OUTCOMES (limitScripts.ts).
+--   KEYS[5] in-flight     HASH member=simulation id, value=the run's entry (api/simulations/inflightEntry.ts)
+-- ARGV: 1 rpm, 2 window µs, 3 simulation id (the rate entry, the slot and the in-flight entry), 4 admit
+--       (1 = the request is valid and wants quota, 0 = stop after the rate limiter), 5 monthly requests,
+--       6 monthly interactions, 7 interactions requested, 8 max concurrent, 9 lease ms, 10 quota key ttl s,
+--       11 the auth version the caller's principal was cached under ('' = not cached, nothing to check),
+--       12 the period key, 13 the run's ledger fields as JSON (the entry's `r`)
+-- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see LIMIT_OUTCOMES (limitScripts.ts); admitted
+-- returns a = the admission time in µs (Redis TIME: the rate window's score and the row's created_at).
+--
+-- An admitted run is recorded here and nowhere else until it settles: its reservation in the quota hash
+-- and its entry in the in-flight hash, which holds what the ledger row will say (settle.lua, seedLimits.lua).
 --@include rateWindow
 local rpm = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -54,4 +60,8 @@ redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[9]) + 1000)
 redis.call('HINCRBY', KEYS[2], 'requests', 1)
 redis.call('HINCRBY', KEYS[2], 'interactions', requested)
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[10]))
-return {0, remaining, reset, 0, 0}
+local lease_until = now_ms + tonumber(ARGV[9])
+redis.call('HSET', KEYS[5], ARGV[3], '{"s":"run","p":' .. cjson.encode(ARGV[12]) .. ',"n":' .. requested
+  .. ',"t":' .. string.format('%.0f', now_us) .. ',"e":' .. string.format('%.0f', lease_until) .. ',"r":' .. ARGV[13] .. '}')
+redis.call('EXPIRE', KEYS[5], tonumber(ARGV[10]))
+return {0, remaining, reset, now_us, 0}

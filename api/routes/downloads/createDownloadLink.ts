@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { insertDownloadLink } from '../../../shared/db/queries/downloadLinks.ts';
-import { findSimulationRun } from '../../../shared/db/queries/simulationRuns.ts';
+import { findRun } from '../../simulations/findRuns.ts';
 import type { OutputFormat } from '../../../shared/engine/index.ts';
 import { simulationNotCompleted, simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { Principal } from '../../AppState.ts';
@@ -21,7 +21,7 @@ export const createDownloadLink = async (
   principal: Principal,
   input: { readonly simulationId: string; readonly format: OutputFormat; readonly expiresInS: number },
 ): Promise<LinkCreated> => {
-  const run = await findSimulationRun(services.pool, { accountId: principal.accountId, id: input.simulationId });
+  const run = await findRun(services, { accountId: principal.accountId, id: input.simulationId });
   if (run === null) {
     throw simulationNotFound();
   }

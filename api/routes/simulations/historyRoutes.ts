@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { findSimulationRun, listSimulationRuns } from '../../../shared/db/queries/simulationRuns.ts';
 import { resolvePreset } from '../../../shared/engine/index.ts';
 import { simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
+import { findRun, listRuns } from '../../simulations/findRuns.ts';
 import { serveRecords } from '../../bulk/serveRecords.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
@@ -23,7 +23,7 @@ export const historyRoutes = (services: Services): Router<AppState> => {
     const query = ctx.state.input;
     const after = query.cursor === undefined ? undefined : decodeRunCursor(query.cursor);
     // One row more than the page says whether another page follows, without a count.
-    const rows = await listSimulationRuns(services.pool, {
+    const rows = await listRuns(services, {
       accountId,
       limit: query.limit + 1,
       ...(after === undefined ? {} : { after }),
@@ -43,7 +43,7 @@ export const historyRoutes = (services: Services): Router<AppState> => {
   router.get('/v1/simulations/:simulation_id', authenticate(services), async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
     // Unknown, malformed and another account's ids take the same query and give the same 404.
-    const row = await findSimulationRun(services.pool, { accountId, id: ctx.params.simulation_id ?? '' });
+    const row = await findRun(services, { accountId, id: ctx.params.simulation_id ?? '' });
     if (row === null) {
       throw simulationNotFound();
     }

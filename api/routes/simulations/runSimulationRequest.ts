@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Services } from '../../Services.ts';
-import { drawSeed } from '../../simulations/drawSeed.ts';
+import { internalError } from '../../../shared/errors/errors.ts';
 import { respondWithSimulation } from './respondWithSimulation.ts';
 import type { SimulationState } from './simulationIdempotency.ts';
 
@@ -8,9 +8,14 @@ import type { SimulationState } from './simulationIdempotency.ts';
 export const runSimulationRequest = (services: Services): Middleware<SimulationState> =>
   async function run(ctx) {
     const { input, admission } = ctx.state;
-    // Drawn here rather than in the run, so the run's inputs are final before it starts (an idempotent
-    // replay regenerates the run from them).
-    const request = { ...input, seed: input.seed ?? drawSeed() };
+    // The seed admission drew (or the request's): the run's inputs are final before it starts (an
+    // idempotent replay regenerates the run from them).
+    const seed = admission.seed ?? input.seed;
+    if (seed === undefined) {
+      // A new run's admission always draws one.
+      throw internalError();
+    }
+    const request = { ...input, seed };
     const format = ctx.state.format ?? 'json';
     ctx.state.simulationRun = {
       simulationId: admission.simulationId,

@@ -95,3 +95,14 @@ export const findSimulationRun = async (connection: CommonQueryMethods, input: {
     LEFT JOIN api_keys ON api_keys.id = simulations.api_key_id
     WHERE simulations.id = ${UUID.test(input.id) ? input.id : NO_RUN}::uuid AND simulations.account_id = ${input.accountId}
   `);
+
+const keyPrefixSchema = z.object({ id: z.string(), key_prefix: z.string() });
+
+/** The key prefixes of API keys by id, for runs the history shows before their ledger row exists. */
+export const listKeyPrefixes = async (connection: CommonQueryMethods, ids: readonly string[]): Promise<ReadonlyMap<string, string>> => {
+  if (ids.length === 0) {
+    return new Map();
+  }
+  const rows = await connection.any(sql.type(keyPrefixSchema)`SELECT id, key_prefix FROM api_keys WHERE id = ANY(${sql.array(ids, 'uuid')})`);
+  return new Map(rows.map((row) => [row.id, row.key_prefix]));
+};

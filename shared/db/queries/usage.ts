@@ -5,18 +5,39 @@ const totalsSchema = z.object({ requests: z.number(), interactions: z.number() }
 
 export type UsageTotals = z.infer<typeof totalsSchema>;
 
+const ledgerQuotaSchema = z.object({
+  requests: z.number(),
+  interactions: z.number(),
+  runs: z.number(),
+  present: z.array(z.string()),
+});
+
+export type LedgerQuota = z.infer<typeof ledgerQuotaSchema>;
+
 /**
- * What a period's quota counters hold: every admitted request that has not been given back, i.e.
- * queued ones (reserved in full, in flight) and settled ones that were charged (completed, or cancelled
- * after their first bytes: `charged_interactions`). Redis is rebuilt from this when its copy is lost.
+ * What the ledger holds of a period's quota, for a rebuild of Redis's counter (api/limits/admitSimulation.ts):
+ * every settled row that was charged (completed, or cancelled after its first bytes:
+ * `charged_interactions`), rows still `queued` (written by an earlier version of the service, reserved in
+ * full), how many rows the account has in the period at all, and which of `inflightIds` (runs Redis holds
+ * in flight) already have their row, all in one statement, so one snapshot: a row committing meanwhile is
+ * counted either here or as in flight, never in both or neither.
  */
-export const sumReservedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
-  connection.one(sql.type(totalsSchema)`
-    SELECT count(*)::int AS requests,
-      coalesce(sum(CASE WHEN status = 'queued' THEN num_interactions ELSE charged_interactions END), 0)::bigint AS interactions
-    FROM simulations
-    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()}
-      AND (status = 'queued' OR charged_interactions IS NOT NULL)
+export const readLedgerQuota = async (
+  connection: CommonQueryMethods,
+  input: { readonly accountId: string; readonly periodStart: Date; readonly inflightIds: readonly string[] },
+): Promise<LedgerQuota> =>
+  connection.one(sql.type(ledgerQuotaSchema)`
+    WITH period AS (
+      SELECT status, num_interactions, charged_interactions
+      FROM simulations
+      WHERE account_id = ${input.accountId} AND period_start = ${input.periodStart.toISOString()}
+    )
+    SELECT
+      count(*) FILTER (WHERE status = 'queued' OR charged_interactions IS NOT NULL)::int AS requests,
+      coalesce(sum(CASE WHEN status = 'queued' THEN num_interactions ELSE charged_interactions END), 0)::float8 AS interactions,
+      count(*)::int AS runs,
+      (SELECT coalesce(array_agg(id::text), '{}') FROM simulations WHERE id = ANY(${sql.array(input.inflightIds, 'uuid')})) AS present
+    FROM period
   `);
 
 /** What the usage endpoint reports: only settled runs that were charged count as usage. */

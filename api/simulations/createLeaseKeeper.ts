@@ -1,0 +1,88 @@
+import { describeError } from '../../shared/errors/describeError.ts';
+import type { Logger } from '../../shared/logger.ts';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
+import type { LimitScripts } from '../limits/createLimitScripts.ts';
+import { limitsEpochKey } from '../limits/limitKeys.ts';
+import type { Reassertion, RunLease } from './createRunLease.ts';
+
+/** How often a process puts back the entries Redis may have lost; a quota rebuild waits 4 of these. */
+export const KEEPER_INTERVAL_MS = 250;
+
+export interface LeaseKeeper {
+  /** Keeps `lease`'s in-flight entry in Redis until it no longer needs one (its row is written). */
+  readonly hold: (lease: RunLease) => void;
+  /** Puts back every held run's entry that Redis lost; resolves when done (the timer calls it). */
+  readonly reassert: () => Promise<void>;
+  readonly stop: () => void;
+}
+
+/**
+ * The process's keeper of its runs' in-flight entries (one per process, made by api/createServices.ts).
+ * A run between admission and its ledger row exists only in Redis and in the memory of the API process
+ * that waits for it; when Redis loses its data, the process puts the entries back (reassert.lua) within
+ * one interval, before any quota is rebuilt from them (seedLimits.lua waits four intervals from the
+ * loss, which the limits epoch key dates). One script call per account and period per interval, however
+ * many runs the process holds, and one SET NX of the epoch.
+ */
+export const createLeaseKeeper = (
+  redis: RedisClient,
+  scripts: LimitScripts,
+  options: { readonly prefix: string; readonly logger: Logger; readonly intervalMs?: number },
+): LeaseKeeper => {
+  const { logger } = options;
+  const epochKey = limitsEpochKey(options.prefix);
+  const held = new Set<RunLease>();
+  let running: Promise<void> | undefined;
+
+  const reassert = (): Promise<void> => {
+    running ??= (async () => {
+      // Missing only when Redis lost its data: from now on, a quota rebuild waits for every process's runs.
+      await redis.set(epochKey, Date.now(), 'NX');
+      const groups = new Map<string, Reassertion[]>();
+      for (const lease of held) {
+        const reassertion = lease.reassertion();
+        if (reassertion === undefined) {
+          held.delete(lease);
+          continue;
+        }
+        const group = groups.get(reassertion.quota);
+        if (group === undefined) {
+          groups.set(reassertion.quota, [reassertion]);
+        } else {
+          group.push(reassertion);
+        }
+      }
+      await Promise.all(
+        [...groups.values()].map(async (group) => {
+          const [first] = group as [Reassertion, ...Reassertion[]];
+          const args = group.flatMap((each) => [each.simulationId, each.entry, each.counts[0], each.counts[1]]);
+          const put = await scripts.bssReassert(first.quota, first.inflight, first.ttlSeconds, ...args);
+          if (put > 0) {
+            logger.warn({ runs: put }, 'Redis had lost in-flight runs; put them back');
+          }
+        }),
+      );
+    })()
+      .catch((error: unknown) => {
+        // Redis is out: the next interval tries again.
+        logger.debug({ error: describeError(error) }, 'could not reassert in-flight runs');
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  void reassert();
+  const timer = setInterval(() => void reassert(), options.intervalMs ?? KEEPER_INTERVAL_MS);
+  // Bookkeeping, not work: it never keeps a stopping process alive.
+  timer.unref();
+
+  return {
+    hold: (lease) => {
+      held.add(lease);
+    },
+    reassert,
+    stop: () => clearInterval(timer),
+  };
+};
