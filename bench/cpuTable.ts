@@ -31,6 +31,16 @@ export interface CpuRow {
   readonly targets?: Readonly<Record<string, number>>;
 }
 
+/** ms of CPU of every source together per answered request. */
+export const cpuPerRequest = (cpu: ReadonlyMap<string, number>, result: LoadResult): number =>
+  [...cpu.values()].reduce((sum, value) => sum + value, 0) / Math.max(1, result.requests + result.failures);
+
+/** The PostgreSQL backends' share of the CPU of every source, 0–1. */
+export const postgresShare = (cpu: ReadonlyMap<string, number>): number => {
+  const total = [...cpu.values()].reduce((sum, value) => sum + value, 0);
+  return total === 0 ? 0 : (cpu.get('PostgreSQL backends') ?? 0) / total;
+};
+
 /** A markdown table: one row per scenario, one column per process, ms of CPU per answered request. */
 export const cpuTable = (rows: readonly CpuRow[]): string => {
   const columns = [...(rows[0]?.cpu.keys() ?? []), ALL];

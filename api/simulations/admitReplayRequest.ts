@@ -1,6 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
-import { findRun } from './findRuns.ts';
+import { findRun } from './findRun.ts';
 import { resolvePreset } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { engineVersionRetired, presetUnavailable, simulationNotCompleted, simulationNotFound } from '../../shared/errors/errors.ts';

@@ -27,9 +27,10 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
   async function admit(ctx, next) {
     let principal = requirePrincipal(ctx.state);
     const { input, bodyRefusal } = ctx.state;
-    // Drawn at admission, so the run's inputs are final before it is recorded in flight (an idempotent
-    // replay regenerates the run from them).
-    const seed = input.seed ?? drawSeed();
+    // Drawn at admission (once, whatever is asked again), so the run's inputs are final before it is
+    // recorded in flight (an idempotent replay regenerates the run from them). A refused body has none.
+    let drawn: number | undefined;
+    const seedOf = (): number => (drawn ??= input.seed ?? drawSeed());
 
     // Decided against the principal's plan; asked again with the reloaded principal if the cached one was stale.
     const decide = async (current: Principal) => {
@@ -54,7 +55,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
                 sessionId: current.via.kind === 'session' ? current.via.sessionId : null,
                 preset: input.preset.name,
                 profile: input.profile,
-                seed,
+                seed: seedOf(),
                 numInteractions: input.numInteractions,
                 serviceVersion: input.serviceVersion,
                 scenario: input.scenario ?? null,
@@ -102,7 +103,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
     // A new run's lease: its slot, its quota, its in-flight entry and its ledger row.
     const lease = createRunLease(services, terms, admission.admitted);
     services.leases.hold(lease);
-    const admitted: SimulationAdmission = { ...terms, seed, lease };
+    const admitted: SimulationAdmission = { ...terms, seed: seedOf(), lease };
     ctx.state.admission = admitted;
     await holdAdmission(ctx, services, admitted, next);
   };

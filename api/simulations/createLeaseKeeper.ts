@@ -3,14 +3,31 @@ import type { Logger } from '../../shared/logger.ts';
 import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { LimitScripts } from '../limits/createLimitScripts.ts';
 import { limitsEpochKey } from '../limits/limitKeys.ts';
-import type { Reassertion, RunLease } from './createRunLease.ts';
 
 /** How often a process puts back the entries Redis may have lost; a quota rebuild waits 4 of these. */
 export const KEEPER_INTERVAL_MS = 250;
 
+/** What a lease puts back when Redis lost its in-flight entry (reassert.lua). */
+export interface Reassertion {
+  readonly quota: string;
+  readonly inflight: string;
+  readonly simulationId: string;
+  readonly entry: string;
+  /** What the entry counts in the quota: requests and interactions. */
+  readonly counts: readonly [number, number];
+  /** The in-flight hash's ttl, s. */
+  readonly ttlSeconds: number;
+}
+
+/** A run's lease as the keeper sees it (api/simulations/createRunLease.ts). */
+export interface HeldLease {
+  /** While Redis may have lost the run's entry: what puts it back, or undefined once nothing needs it. */
+  readonly reassertion: () => Reassertion | undefined;
+}
+
 export interface LeaseKeeper {
   /** Keeps `lease`'s in-flight entry in Redis until it no longer needs one (its row is written). */
-  readonly hold: (lease: RunLease) => void;
+  readonly hold: (lease: HeldLease) => void;
   /** Puts back every held run's entry that Redis lost; resolves when done (the timer calls it). */
   readonly reassert: () => Promise<void>;
   readonly stop: () => void;
@@ -31,7 +48,7 @@ export const createLeaseKeeper = (
 ): LeaseKeeper => {
   const { logger } = options;
   const epochKey = limitsEpochKey(options.prefix);
-  const held = new Set<RunLease>();
+  const held = new Set<HeldLease>();
   let running: Promise<void> | undefined;
 
   const reassert = (): Promise<void> => {

@@ -7,6 +7,7 @@ import { limitKeys } from '../limits/limitKeys.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 import { encodeInflightEntry, type InflightEntry, isoMicros } from './inflightEntry.ts';
+import type { HeldLease, Reassertion } from './createLeaseKeeper.ts';
 
 /** What admission took for a request: a slot under `simulationId`, and for a new run its quota. */
 export interface AdmissionTerms {
@@ -26,25 +27,13 @@ export interface AdmittedRun {
   readonly leaseUntilMs: number;
 }
 
-/** What a lease puts back when Redis lost its in-flight entry (reassert.lua); see createLeaseKeeper.ts. */
-export interface Reassertion {
-  readonly quota: string;
-  readonly inflight: string;
-  readonly simulationId: string;
-  readonly entry: string;
-  /** What the entry counts in the quota: requests and interactions. */
-  readonly counts: readonly [number, number];
-  /** The in-flight hash's ttl, s. */
-  readonly ttlSeconds: number;
-}
-
 /**
  * The one owner of an admitted run's slot, quota and ledger fate, from admission to whatever ends the run
  * (completion, failure, deadline, a client that left, shutdown). Each method takes effect at most once;
  * a later call returns the first call's promise. Whatever the order of calls, the slot is freed exactly
  * once, the quota settled once and the ledger row, the run's only PostgreSQL write, written once.
  */
-export interface RunLease {
+export interface RunLease extends HeldLease {
   /** The run starts; throws ClientAbortedError once the lease was released first (its client left: it is not run). */
   readonly begin: () => void;
   /**
@@ -58,8 +47,6 @@ export interface RunLease {
    * began gets its request and interactions back, leaves no row, and can no longer begin.
    */
   readonly release: () => Promise<void>;
-  /** While Redis may have lost the run's entry: what puts it back, or undefined once nothing needs it. */
-  readonly reassertion: () => Reassertion | undefined;
 }
 
 const toIso = (epochMs: number | null): string | null => (epochMs === null ? null : new Date(epochMs).toISOString());

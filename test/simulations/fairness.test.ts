@@ -77,9 +77,13 @@ test("one account's streams whose clients do not read hold no thread: another ac
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 1000, seed: 2 }, { key: other.key });
   t.is(response.status, 200, response.text);
   t.is(response.body.data.length, 1000);
-  // Answered while every hostile run is still in flight, waiting on its client.
+  // Answered while every hostile run is still in flight, waiting on its client: none is settled, the
+  // history shows all eight queued.
+  t.deepEqual(await statusesOf(app, hostile.accountId), []);
+  const history = await fetch(`${app.url}/v1/simulations?limit=100`, { headers: { Authorization: `Bearer ${hostile.key}` } });
+  const runs = ((await history.json()) as { data: { status: string }[] }).data;
   t.deepEqual(
-    (await statusesOf(app, hostile.accountId)).map((row) => row.status),
+    runs.map((run) => run.status),
     Array.from({ length: 8 }, () => 'queued'),
   );
 });

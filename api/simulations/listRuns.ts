@@ -1,0 +1,32 @@
+import { listSimulationRuns, type ListSimulationRunsInput, type SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
+import type { Services } from '../Services.ts';
+import { readInflightRuns } from './readInflightRuns.ts';
+
+const newestFirst = (a: SimulationRunRow, b: SimulationRunRow): number =>
+  a.cursor_at === b.cursor_at ? (a.id < b.id ? 1 : a.id > b.id ? -1 : 0) : a.cursor_at < b.cursor_at ? 1 : -1;
+
+/**
+ * One page of the account's history: the ledger's rows merged with the runs still in flight, which have
+ * no row until they settle (api/simulations/createRunLease.ts), by the same keyset (created_at to the µs,
+ * id), newest first. A run settling meanwhile may be in both: the ledger's row wins.
+ */
+export const listRuns = async (services: Services, input: ListSimulationRunsInput): Promise<readonly SimulationRunRow[]> => {
+  const wantsQueued = input.status === undefined || input.status === 'queued';
+  const [rows, inflight] = await Promise.all([
+    listSimulationRuns(services.pool, input),
+    wantsQueued ? readInflightRuns(services, input.accountId) : Promise.resolve([]),
+  ]);
+  if (inflight.length === 0) {
+    return rows;
+  }
+  const { after } = input;
+  const recorded = new Set(rows.map((row) => row.id));
+  const pending = inflight.filter(
+    (row) =>
+      !recorded.has(row.id) &&
+      (input.preset === undefined || row.preset === input.preset) &&
+      (after === undefined || row.cursor_at < after.createdAt || (row.cursor_at === after.createdAt && row.id < after.id)),
+  );
+  return [...rows, ...pending].sort(newestFirst).slice(0, input.limit);
+};
+
