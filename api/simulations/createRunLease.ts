@@ -98,36 +98,34 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
     }
   };
 
-  // Turns the entry settled in Redis, then writes the row it leads to (none for a run that never began).
+  // Settles the entry in Redis and writes the row it leads to (none for a run that never began), both at
+  // once: whatever order they land in, a quota rebuilt meanwhile counts the run once (seedLimits.lua
+  // skips entries whose row it read, and counts the others by their state), and whichever fails, what
+  // the other left is enough for the stale-run sweeper to finish (a settled entry holds its row; a row
+  // stands for its `run` entry). Then the entry is dropped.
   const settleEntry = async (outcome: SimulationOutcome | undefined): Promise<void> => {
     if (entry === undefined) {
       return;
     }
     const charge = outcome === undefined ? ([0, 0] as const) : chargeOf(outcome, terms.numInteractions);
-    const settled: InflightEntry = { ...entry, s: 'settled', c: charge, f: outcome === undefined ? null : settlementOf(outcome, charge) };
+    const settlement = outcome === undefined ? null : settlementOf(outcome, charge);
+    const settled: InflightEntry = { ...entry, s: 'settled', c: charge, f: settlement };
     entry = settled;
     slotHeld = false;
-    let ours = true;
-    try {
-      ours = (await services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, simulationId, charge[0], charge[1], encodeInflightEntry(settled), ttlSeconds)) === 1;
-    } catch (error) {
-      // Redis is out: the row is still the truth of what the run cost. The entry stays `run` until the
-      // stale-run sweeper reconciles it with the row.
-      services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'could not settle a run in Redis; writing its row');
+    const [inRedis, inLedger] = await Promise.allSettled([
+      services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, simulationId, charge[0], charge[1], encodeInflightEntry(settled), ttlSeconds),
+      settlement === null ? Promise.resolve(false) : services.ledger.write({ ...settled.r, ...settlement, createdAt: isoMicros(settled.t) }),
+    ]);
+    if (inRedis.status === 'rejected') {
+      // Redis is out: the row is the truth of what the run cost; the sweeper settles the entry by it.
+      services.logger.warn({ simulation_id: simulationId, error: describeError(inRedis.reason) }, 'could not settle a run in Redis; the stale-run sweeper will');
     }
-    if (!ours) {
-      // The stale-run sweeper settled it first and writes the row it settled with.
-      entry = undefined;
+    if (inLedger.status === 'rejected') {
+      // The settled entry keeps the row: the stale-run sweeper writes it once PostgreSQL is back.
+      services.logger.error({ simulation_id: simulationId, error: describeError(inLedger.reason) }, 'could not write a settled run; the stale-run sweeper will');
+    }
+    if (inRedis.status === 'rejected' || inLedger.status === 'rejected') {
       return;
-    }
-    if (settled.f !== null && settled.f !== undefined) {
-      try {
-        await services.ledger.write({ ...settled.r, ...settled.f, createdAt: isoMicros(settled.t) });
-      } catch (error) {
-        // The settled entry keeps the row: the stale-run sweeper writes it once PostgreSQL is back.
-        services.logger.error({ simulation_id: simulationId, error: describeError(error) }, 'could not write a settled run; the stale-run sweeper will');
-        return;
-      }
     }
     entry = undefined;
     await services.limitScripts.bssForget(keys.quota, keys.inflight, simulationId).catch((error: unknown) => {
