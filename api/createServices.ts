@@ -59,7 +59,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 
 /** Closes in dependency order: nothing new can start once the pool and Redis are gone. */
 export const closeServices = async (services: Services): Promise<void> => {
-  services.leases.stop();
+  await services.leases.stop();
   await services.simulations.close();
   await services.pool.end();
   services.redisHealth.stop();

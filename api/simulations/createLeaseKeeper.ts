@@ -1,10 +1,11 @@
+import { raceTimeout } from '../../shared/async/raceTimeout.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { LimitScripts } from '../limits/createLimitScripts.ts';
 import { limitsEpochKey } from '../limits/limitKeys.ts';
 
-/** How often a process puts back the entries Redis may have lost; a quota rebuild waits 4 of these. */
+/** How often a process drops settled runs' entries and puts back those Redis lost; a quota rebuild waits 4 of these. */
 export const KEEPER_INTERVAL_MS = 250;
 
 /** What a lease puts back when Redis lost its in-flight entry (reassert.lua). */
@@ -25,12 +26,25 @@ export interface HeldLease {
   readonly reassertion: () => Reassertion | undefined;
 }
 
+/** A settled run whose row is committed: its in-flight entry can go. */
+export interface Forgettable {
+  readonly quota: string;
+  readonly inflight: string;
+  readonly simulationId: string;
+}
+
 export interface LeaseKeeper {
   /** Keeps `lease`'s in-flight entry in Redis until it no longer needs one (its row is written). */
   readonly hold: (lease: HeldLease) => void;
-  /** Puts back every held run's entry that Redis lost; resolves when done (the timer calls it). */
-  readonly reassert: () => Promise<void>;
-  readonly stop: () => void;
+  /** Drops a settled run's entry with the next batch (forget.lua), off the request's path. */
+  readonly forget: (run: Forgettable) => void;
+  /**
+   * Drops the entries waiting to go and puts back every held run's entry that Redis lost; resolves when
+   * done. The timer calls it every interval; tests call it to see the state it leaves.
+   */
+  readonly flush: () => Promise<void>;
+  /** Stops the timer after a last flush. */
+  readonly stop: () => Promise<void>;
 }
 
 /**
@@ -38,8 +52,9 @@ export interface LeaseKeeper {
  * A run between admission and its ledger row exists only in Redis and in the memory of the API process
  * that waits for it; when Redis loses its data, the process puts the entries back (reassert.lua) within
  * one interval, before any quota is rebuilt from them (seedLimits.lua waits four intervals from the
- * loss, which the limits epoch key dates). One script call per account and period per interval, however
- * many runs the process holds, and one SET NX of the epoch.
+ * loss, which the limits epoch key dates). It also drops the entries of settled runs whose rows are
+ * committed, in batches, so a run costs no Redis round trip for it. Per interval: one script call per
+ * account and period for each of the two, however many runs, and one SET NX of the epoch.
  */
 export const createLeaseKeeper = (
   redis: RedisClient,
@@ -49,10 +64,25 @@ export const createLeaseKeeper = (
   const { logger } = options;
   const epochKey = limitsEpochKey(options.prefix);
   const held = new Set<HeldLease>();
+  let forgetting = new Map<string, { inflight: string; ids: string[] }>();
   let running: Promise<void> | undefined;
 
-  const reassert = (): Promise<void> => {
+  const forgetAll = async (): Promise<void> => {
+    const batches = forgetting;
+    forgetting = new Map();
+    await Promise.all(
+      [...batches].map(([quota, { inflight, ids }]) =>
+        scripts.bssForget(quota, inflight, ...ids).catch((error: unknown) => {
+          // Left settled: a rebuild or the stale-run sweeper drops them (their rows are committed).
+          logger.debug({ error: describeError(error) }, 'could not drop settled runs');
+        }),
+      ),
+    );
+  };
+
+  const pass = (): Promise<void> => {
     running ??= (async () => {
+      await forgetAll();
       // Missing only when Redis lost its data: from now on, a quota rebuild waits for every process's runs.
       await redis.set(epochKey, Date.now(), 'NX');
       const groups = new Map<string, Reassertion[]>();
@@ -90,8 +120,14 @@ export const createLeaseKeeper = (
     return running;
   };
 
-  void reassert();
-  const timer = setInterval(() => void reassert(), options.intervalMs ?? KEEPER_INTERVAL_MS);
+  // A pass waiting for the one in flight: flush() must see the state after every forget it asked for.
+  const flush = async (): Promise<void> => {
+    await running;
+    await pass();
+  };
+
+  void pass();
+  const timer = setInterval(() => void pass(), options.intervalMs ?? KEEPER_INTERVAL_MS);
   // Bookkeeping, not work: it never keeps a stopping process alive.
   timer.unref();
 
@@ -99,7 +135,20 @@ export const createLeaseKeeper = (
     hold: (lease) => {
       held.add(lease);
     },
-    reassert,
-    stop: () => clearInterval(timer),
+    forget: (run) => {
+      const batch = forgetting.get(run.quota);
+      if (batch === undefined) {
+        forgetting.set(run.quota, { inflight: run.inflight, ids: [run.simulationId] });
+      } else {
+        batch.ids.push(run.simulationId);
+      }
+    },
+    flush,
+    stop: async () => {
+      clearInterval(timer);
+      // Bounded: a Redis that does not answer must not hold a stopping process (what is left, the
+      // stale-run sweeper finishes).
+      await raceTimeout(flush(), 2000).catch(() => {});
+    },
   };
 };

@@ -49,6 +49,9 @@ export interface RunLease extends HeldLease {
   readonly release: () => Promise<void>;
 }
 
+// Half the stale-run sweeper's margin (sweepStaleSimulations.ts): the keeper lets go well before it acts.
+const KEEP_PAST_LEASE_MS = 30_000;
+
 const toIso = (epochMs: number | null): string | null => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 /** What a run is charged: a request and every interaction when completed, the records made when cancelled. */
@@ -102,7 +105,7 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
   // once: whatever order they land in, a quota rebuilt meanwhile counts the run once (seedLimits.lua
   // skips entries whose row it read, and counts the others by their state), and whichever fails, what
   // the other left is enough for the stale-run sweeper to finish (a settled entry holds its row; a row
-  // stands for its `run` entry). Then the entry is dropped.
+  // stands for its `run` entry). Then the keeper drops the entry with its next batch.
   const settleEntry = async (outcome: SimulationOutcome | undefined): Promise<void> => {
     if (entry === undefined) {
       return;
@@ -128,9 +131,7 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
       return;
     }
     entry = undefined;
-    await services.limitScripts.bssForget(keys.quota, keys.inflight, simulationId).catch((error: unknown) => {
-      services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'could not drop a settled run; the stale-run sweeper will');
-    });
+    services.leases.forget({ quota: keys.quota, inflight: keys.inflight, simulationId });
   };
 
   const begin = (): void => {
@@ -161,6 +162,11 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
   };
 
   const reassertion = (): Reassertion | undefined => {
+    if (entry !== undefined && Date.now() > entry.e + KEEP_PAST_LEASE_MS) {
+      // Past its lease, a run this process could not settle is the stale-run sweeper's: never put back
+      // an entry it may have finished.
+      entry = undefined;
+    }
     if (entry === undefined) {
       return undefined;
     }

@@ -29,6 +29,8 @@ const admit = async (): Promise<{ admission: SimulationAdmission; keys: ReturnTy
 };
 
 const held = async (keys: ReturnType<typeof limitKeys>): Promise<{ requests: number; interactions: number; slots: number; inflight: number }> => {
+  // The keeper drops settled runs' entries in batches: let it send what it holds.
+  await app.services.leases.flush();
   const quota = await app.services.redis.hgetall(keys.quota);
   return {
     requests: Number(quota.requests),
