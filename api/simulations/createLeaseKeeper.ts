@@ -13,7 +13,8 @@ export interface Reassertion {
   readonly quota: string;
   readonly inflight: string;
   readonly simulationId: string;
-  readonly entry: string;
+  /** The entry as admit.lua wrote it, made only when it has to be put back. */
+  readonly entry: () => string;
   /** What the entry counts in the quota: requests and interactions. */
   readonly counts: readonly [number, number];
   /** The in-flight hash's ttl, s. */
@@ -53,8 +54,9 @@ export interface LeaseKeeper {
  * that waits for it; when Redis loses its data, the process puts the entries back (reassert.lua) within
  * one interval, before any quota is rebuilt from them (seedLimits.lua waits four intervals from the
  * loss, which the limits epoch key dates). It also drops the entries of settled runs whose rows are
- * committed, in batches, so a run costs no Redis round trip for it. Per interval: one script call per
- * account and period for each of the two, however many runs, and one SET NX of the epoch.
+ * committed, in batches, so a run costs no Redis round trip for it. Per interval, per account and period,
+ * however many runs: one forget.lua call and one HMGET of the held runs' ids (their entries are sent
+ * again only when Redis lost them); and one SET NX of the epoch.
  */
 export const createLeaseKeeper = (
   redis: RedisClient,
@@ -102,7 +104,13 @@ export const createLeaseKeeper = (
       await Promise.all(
         [...groups.values()].map(async (group) => {
           const [first] = group as [Reassertion, ...Reassertion[]];
-          const args = group.flatMap((each) => [each.simulationId, each.entry, each.counts[0], each.counts[1]]);
+          // Asked by id first (a few bytes each): only entries Redis lost are sent again.
+          const present = await redis.hmget(first.inflight, ...group.map((each) => each.simulationId));
+          const lost = group.filter((_each, index) => present[index] === null);
+          if (lost.length === 0) {
+            return;
+          }
+          const args = lost.flatMap((each) => [each.simulationId, each.entry(), each.counts[0], each.counts[1]]);
           const put = await scripts.bssReassert(first.quota, first.inflight, first.ttlSeconds, ...args);
           if (put > 0) {
             logger.warn({ runs: put }, 'Redis had lost in-flight runs; put them back');

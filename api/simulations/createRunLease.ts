@@ -167,15 +167,18 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
       // an entry it may have finished.
       entry = undefined;
     }
-    if (entry === undefined) {
+    // Only a run not yet settled is put back: a settled one is a round trip from its row, and settle.lua
+    // counts a run whose entry was lost before it settled.
+    if (entry === undefined || entry.s !== 'run') {
       return undefined;
     }
+    const current = entry;
     return {
       quota: keys.quota,
       inflight: keys.inflight,
       simulationId,
-      entry: encodeInflightEntry(entry),
-      counts: entry.s === 'run' ? [1, entry.n] : (entry.c ?? [0, 0]),
+      entry: () => encodeInflightEntry(current),
+      counts: [1, current.n],
       ttlSeconds,
     };
   };

@@ -21,7 +21,7 @@ const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string
   cursor_at: isoMicros(entry.t),
 });
 
-/** The account's runs Redis holds in flight (no ledger row yet, or one being written), as history rows. */
+/** The account's runs Redis holds in flight (not settled yet), as history rows. */
 export const readInflightRuns = async (services: Services, accountId: string, ids?: readonly string[]): Promise<SimulationRunRow[]> => {
   const { inflight } = accountRunKeys(services.redisPrefix, accountId);
   let raw: [string, string | null][];
@@ -34,8 +34,8 @@ export const readInflightRuns = async (services: Services, accountId: string, id
   const entries: [string, InflightEntry][] = [];
   for (const [id, value] of raw) {
     const entry = value === null ? undefined : parseInflightEntry(value);
-    // A run that never began leaves no row and is no run of the history.
-    if (entry !== undefined && (entry.s === 'run' || (entry.f !== null && entry.f !== undefined))) {
+    // Settled entries are on their way out: their row is (or is about to be) the ledger's.
+    if (entry !== undefined && entry.s === 'run') {
       entries.push([id, entry]);
     }
   }

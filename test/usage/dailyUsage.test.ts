@@ -14,6 +14,7 @@ import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { getWithKey } from '../history/historyFixtures.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 import { insertSettledRuns } from './usageFixtures.ts';
+import { buildAdmission } from '../helpers/limitFixtures.ts';
 
 let idp: TestIdp;
 let app: TestApp;
@@ -173,6 +174,25 @@ test('both shapes of the ledger show: a run queued then settled, and a run writt
   t.like(await read(), { runs: 1, requests: 1, interactions: 15, by_status: { queued: zero, cancelled: { runs: 1, requests: 1, interactions: 15 } } });
   await insertSettledRuns(app.services.pool, [{ accountId: me.accountId, status: 'completed', numInteractions: 40, apiKeyId: me.apiKeyId }]);
   t.like(await read(), { runs: 2, requests: 2, interactions: 55, by_status: { completed: { runs: 1, requests: 1, interactions: 40 } } });
+});
+
+test('a run in flight, which has no ledger row yet, counts as a queued run of today and its credential, then moves to how it ended', async (t) => {
+  const me = await caller();
+  const read = async (query = '') => (await getWithKey(app, `/v1/usage/daily${query}`, me.key)).body;
+  // Admitted through the real admission script and held by this API process: in Redis only.
+  const admission = await buildAdmission(app.services, me.accountId, 30);
+  const during = await read();
+  t.like(during.totals, { runs: 1, requests: 0, interactions: 0, by_status: { queued: { runs: 1, requests: 0, interactions: 0 } } });
+  t.like(during.days.at(-1), { runs: 1, by_status: { queued: { runs: 1 } } });
+  t.like(during.credentials, [{ credential: { type: 'session' }, runs: 1 }]);
+  // Narrowed to a key that did not make it, the days leave it out; the credentials still list it.
+  const narrowed = await read(`?credential=${me.apiKeyId}`);
+  t.like(narrowed.totals, { runs: 0 });
+  t.is(narrowed.credentials.length, 1);
+
+  admission.lease.begin();
+  await admission.lease.settle({ status: 'completed', body: Buffer.alloc(0), startedAt: Date.now(), finishedAt: Date.now(), computeMs: 2 });
+  t.like((await read()).totals, { runs: 1, requests: 1, interactions: 30, by_status: { queued: zero, completed: { runs: 1, requests: 1, interactions: 30 } } });
 });
 
 test("another account's runs are never counted or listed, even when its key id is named", async (t) => {

@@ -11,6 +11,8 @@ import type { Services } from '../../Services.ts';
 import { dailyUsageQuerySchema, type DailyUsageResponse } from './dailyUsageSchema.ts';
 import { presentDailyUsage } from './presentDailyUsage.ts';
 import { presentUsage } from './presentUsage.ts';
+import { inflightUsageRows } from './inflightUsageRows.ts';
+import { readInflightRuns } from '../../simulations/readInflightRuns.ts';
 
 /** The period a `YYYY-MM` names; monthlyPeriod is left to the current month, which it caches. */
 const periodOf = (key: string): MonthlyPeriod => {
@@ -31,7 +33,8 @@ export const usageRoutes = (services: Services): Router<AppState> => {
     ctx.body = presentUsage(plan, period, usage);
   });
 
-  // The same figures over time: by day and by credential, from the ledger's daily rollup (migration 0011).
+  // The same figures over time: by day and by credential, from the ledger's daily rollup (migration 0011)
+  // and the runs in flight.
   router.get('/v1/usage/daily', authenticate(services), validateQuery(dailyUsageQuerySchema), async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
     const query = ctx.state.input;
@@ -41,14 +44,18 @@ export const usageRoutes = (services: Services): Router<AppState> => {
     if (period.start > current.start) {
       throw validationFailed([{ path: 'period', message: `A month that has not begun yet; the current month is ${current.key}.` }]);
     }
-    const rows = await listDailyUsage(services.pool, {
-      accountId,
-      periodStart: period.start.toISOString(),
-      ...(query.credential === undefined
-        ? {}
-        : { credential: query.credential === 'session' ? { type: 'session' as const } : { type: 'api_key' as const, apiKeyId: query.credential } }),
-    });
-    const body: DailyUsageResponse = presentDailyUsage(period, now, rows);
+    const credential =
+      query.credential === undefined
+        ? undefined
+        : query.credential === 'session'
+          ? { type: 'session' as const }
+          : { type: 'api_key' as const, apiKeyId: query.credential };
+    // The current month's runs in flight are in Redis, not yet in the ledger's rollup.
+    const [rows, inflight] = await Promise.all([
+      listDailyUsage(services.pool, { accountId, periodStart: period.start.toISOString(), ...(credential === undefined ? {} : { credential }) }),
+      period.key === current.key ? readInflightRuns(services, accountId) : Promise.resolve([]),
+    ]);
+    const body: DailyUsageResponse = presentDailyUsage(period, now, [...rows, ...inflightUsageRows(inflight, period, credential)]);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });

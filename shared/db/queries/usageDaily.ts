@@ -20,7 +20,7 @@ const dailyUsageRowSchema = z.object({
 export type DailyUsageRow = z.infer<typeof dailyUsageRowSchema>;
 
 /** Whose runs the days count: a browser session's, one key's, or (absent) every credential's. */
-type UsageCredentialFilter = { readonly type: 'session' } | { readonly type: 'api_key'; readonly apiKeyId: string };
+export type UsageCredentialFilter = { readonly type: 'session' } | { readonly type: 'api_key'; readonly apiKeyId: string };
 
 export interface ListDailyUsageInput {
   readonly accountId: string;
