@@ -28,7 +28,7 @@ export interface HeldLease {
 }
 
 /** A settled run whose row is committed: its in-flight entry can go. */
-export interface Forgettable {
+interface Forgettable {
   readonly quota: string;
   readonly inflight: string;
   readonly simulationId: string;
