@@ -1,18 +1,9 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { OutputFormat, PresetName } from '../shared/engine/index.ts';
-import type { Scenario } from '../shared/engine/scenario.ts';
+import type { OutputFormat } from '../shared/engine/index.ts';
+import type { RunSpecification } from '../shared/jobs/RunSpecification.ts';
 
 /** What the main thread hands a pool thread: the run's inputs and the fields the result echoes. */
-export interface SimulationTask {
-  readonly simulationId: string;
-  readonly preset: PresetName;
-  readonly profile: string;
-  readonly seed: number;
-  readonly numInteractions: number;
-  /** Engine 3's scenario, handed to the engine and echoed in the JSON result; absent for a run without one. */
-  readonly scenario?: Scenario | undefined;
-  /** The exact engine version to run, echoed as metadata.service_version. */
-  readonly serviceVersion: string;
+export interface SimulationTask extends RunSpecification {
   readonly apiVersion: string;
   readonly format: OutputFormat;
   /**

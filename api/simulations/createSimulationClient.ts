@@ -2,8 +2,7 @@ import http2 from 'node:http2';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { raceTimeout, TIMED_OUT } from '../../shared/async/raceTimeout.ts';
-import type { OutputFormat, PresetName } from '../../shared/engine/index.ts';
-import type { Scenario } from '../../shared/engine/scenario.ts';
+import type { OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { serviceUnavailable } from '../../shared/errors/errors.ts';
 import { EVENTS_STREAM_MAX_LEN, KEEP_FAILED_JOBS } from '../../shared/jobs/jobPolicy.ts';
@@ -15,19 +14,11 @@ import { closeRedis } from '../../shared/redis/closeRedis.ts';
 import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { API_VERSION } from '../../shared/version.ts';
+import type { RunSpecification } from '../../shared/jobs/RunSpecification.ts';
 import { createRunReply, type RunReply } from './createRunReply.ts';
 import { startDataPlane } from './startDataPlane.ts';
 
-interface SimulationJobInput {
-  readonly simulationId: string;
-  readonly preset: PresetName;
-  readonly profile: string;
-  readonly seed: number;
-  readonly numInteractions: number;
-  /** Engine 3's scenario; absent for a run without one. */
-  readonly scenario?: Scenario | undefined;
-  /** The exact engine version to run. */
-  readonly serviceVersion: string;
+interface SimulationJobInput extends RunSpecification {
   /**
    * The job's own id when it is not the simulation id: a replay of a recorded run, which may be in flight
    * more than once at a time. Job id and the data plane's stream use it.

@@ -7,6 +7,7 @@
 --   ARGV: 1 the in-flight hash's ttl s, then per run: simulation id, entry (JSON), requests it counts,
 --   interactions it counts
 -- Returns how many entries were put back.
+--@include addToQuota
 local quota = redis.call('EXISTS', KEYS[1]) == 1
 local put = 0
 for i = 2, #ARGV, 4 do
@@ -15,13 +16,7 @@ for i = 2, #ARGV, 4 do
     -- A quota rebuilt since the loss did not see the entry: it counts the run now. One still missing
     -- counts it when it is rebuilt.
     if quota then
-      local requests, interactions = tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
-      if requests ~= 0 then
-        redis.call('HINCRBY', KEYS[1], 'requests', requests)
-      end
-      if interactions ~= 0 then
-        redis.call('HINCRBY', KEYS[1], 'interactions', interactions)
-      end
+      add_to_quota(KEYS[1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]))
     end
   end
 end

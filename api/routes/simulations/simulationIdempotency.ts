@@ -1,26 +1,16 @@
 import { z } from 'zod';
-import { OUTPUT_FORMATS, type OutputFormat, type PresetName, resolvePreset } from '../../../shared/engine/index.ts';
+import { OUTPUT_FORMATS, type OutputFormat, resolvePreset } from '../../../shared/engine/index.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
 import { holdReplayAdmission } from '../../limits/holdReplayAdmission.ts';
 import type { AdmittedState } from '../../simulations/admitSimulationRequest.ts';
-import type { Scenario } from '../../../shared/engine/scenario.ts';
+import type { RunSpecification } from '../../../shared/jobs/RunSpecification.ts';
 import type { Services } from '../../Services.ts';
 import { respondWithSimulation } from './respondWithSimulation.ts';
 
-/** The inputs a run was made from (seed drawn): what an idempotent replay makes again. */
-interface SimulationRun {
-  readonly simulationId: string;
-  readonly preset: PresetName;
-  readonly profile: string;
-  readonly seed: number;
-  readonly numInteractions: number;
-  readonly scenario?: Scenario | undefined;
-}
-
 /** Set by the route once the run's inputs are final: what an idempotent replay needs. */
-export type SimulationState = AdmittedState & { simulationRun?: SimulationRun & { readonly format: OutputFormat; readonly serviceVersion: string } };
+export type SimulationState = AdmittedState & { simulationRun?: RunSpecification & { readonly format: OutputFormat } };
 
 // What is kept per key: the run's inputs and its format, never its records, so it does not grow with
 // num_interactions. A record from before formats existed is JSON; one from before scenarios has none.
