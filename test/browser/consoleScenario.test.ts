@@ -160,7 +160,10 @@ test.serial('a market crash on sequence 1: its window hatched on the chart and h
   });
   await page.getByRole('button', { name: 'Hide the counterfactual' }).click();
   await page.getByRole('button', { name: 'Show the counterfactual' }).waitFor();
-  t.is((await page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label').allTextContents())[1], 'Portfolio value');
+  // The chart is drawn again after the button turns: wait for its legend, then read it.
+  const legend = page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label');
+  await legend.filter({ hasText: /^Portfolio value$/ }).waitFor();
+  t.is((await legend.allTextContents())[1], 'Portfolio value');
   t.is(sent, 0);
 
   // 4. The history marks the run, and "Show" brings its windows back, with its counterfactual a click away.

@@ -35,8 +35,12 @@ const CLIENTS = 16;
 test('a replica promoted under load (CLUSTER FAILOVER of the queue\'s master) loses no run, and usage counts every 200 once and no error', async (t) => {
   const caller = await buildCaller(app.services.pool, {});
   // The queue's slot: every BullMQ key of the service carries its hash tag.
-  const { master, replicas } = await shardOfKey(cluster, `${queuePrefix(app.redisPrefix, { kind: 'cluster' })}:${SIMULATION_QUEUE}:id`);
-  const replica = replicas[0]!;
+  // A node learns of its shard's replica by gossip, which a busy machine can delay past the cluster's start.
+  const { master, replica } = await eventually(async () => {
+    const shard = await shardOfKey(cluster, `${queuePrefix(app.redisPrefix, { kind: 'cluster' })}:${SIMULATION_QUEUE}:id`);
+    const [first] = shard.replicas;
+    return first === undefined ? undefined : { master: shard.master, replica: first };
+  }, 20_000, 50);
 
   // Clients post one run after another, before, during and after the promotion: it starts once 10 runs
   // were answered, and the load goes on until 20 more were answered after the replica became master.
