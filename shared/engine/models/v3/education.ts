@@ -1,10 +1,8 @@
 import { clamp } from '../../clamp.ts';
-import { CounterRng } from '../../counterRng.ts';
 import { scenarioEventField } from '../../fieldSpec.ts';
 import type { ScenarioEventType } from '../../scenario.ts';
-import { ScenarioSchedule } from '../../scenarioSchedule.ts';
-import { SequenceCounter } from '../../sequenceCounter.ts';
 import type { PresetModel, RunContext, Simulator } from '../../simulator.ts';
+import { ScenarioSimulator } from './ScenarioSimulator.ts';
 import {
   ADAPT_RATE,
   CURRICULUM_LEVEL,
@@ -68,22 +66,15 @@ const SCENARIO_EVENTS: readonly ScenarioEventType[] = [
   },
 ];
 
-class EducationSimulator implements Simulator {
+class EducationSimulator extends ScenarioSimulator<EducationProfile> implements Simulator {
   readonly values = new Float64Array(8);
-  private readonly rng: CounterRng;
-  private readonly profile: EducationProfile;
-  private readonly schedule: ScenarioSchedule;
-  private readonly sequence = new SequenceCounter(EPISODE_ITEMS);
-  private targeted = false;
   private state = OPTIMAL;
   private ability = 0;
   private logMedianTime = 0;
   private level = CURRICULUM_LEVEL;
 
   constructor(profile: EducationProfile, run: RunContext) {
-    this.profile = profile;
-    this.rng = new CounterRng(run.key);
-    this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
+    super(profile, run, EPISODE_ITEMS, SCENARIO_EVENTS);
   }
 
   next(): void {
@@ -108,7 +99,7 @@ class EducationSimulator implements Simulator {
     const timeNoise = rng.normal(3);
     const loadNoise = rng.normal(4);
 
-    const event = this.targeted ? this.schedule.activeAt(step) : -1;
+    const event = this.eventAt(step);
     const type = event < 0 ? -1 : this.schedule.types[event]!;
     const intensity = event < 0 ? 0 : this.schedule.intensities[event]!;
     const abilityShift = type === FATIGUE ? FATIGUE_ABILITY * intensity : type === MASTERY_JUMP ? MASTERY_ABILITY * intensity : 0;

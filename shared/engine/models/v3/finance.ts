@@ -1,10 +1,8 @@
 import { clamp } from '../../clamp.ts';
-import { CounterRng } from '../../counterRng.ts';
 import { integerField, scenarioEventField } from '../../fieldSpec.ts';
 import type { ScenarioEventType } from '../../scenario.ts';
-import { ScenarioSchedule } from '../../scenarioSchedule.ts';
-import { SequenceCounter } from '../../sequenceCounter.ts';
 import type { PresetModel, RunContext, Simulator } from '../../simulator.ts';
+import { ScenarioSimulator } from './ScenarioSimulator.ts';
 import {
   CLOSED,
   finance as finance2,
@@ -98,13 +96,8 @@ const SCENARIO_EVENTS: readonly ScenarioEventType[] = [
   },
 ];
 
-class FinanceSimulator implements Simulator {
+class FinanceSimulator extends ScenarioSimulator<FinanceProfile> implements Simulator {
   readonly values = new Float64Array(7);
-  private readonly rng: CounterRng;
-  private readonly profile: FinanceProfile;
-  private readonly schedule: ScenarioSchedule;
-  private readonly sequence = new SequenceCounter(EPISODE_DAYS);
-  private targeted = false;
   private state = START_STATE;
   private cents = 0;
   private peakCents = 0;
@@ -118,9 +111,7 @@ class FinanceSimulator implements Simulator {
   private rallyDaysLeft = 0;
 
   constructor(profile: FinanceProfile, run: RunContext) {
-    this.profile = profile;
-    this.rng = new CounterRng(run.key);
-    this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
+    super(profile, run, EPISODE_DAYS, SCENARIO_EVENTS);
   }
 
   next(): void {
@@ -153,7 +144,7 @@ class FinanceSimulator implements Simulator {
     const previous = this.state;
     if (!opened) this.state = p.chain.next(previous, uState);
 
-    const event = this.targeted ? this.schedule.activeAt(step) : -1;
+    const event = this.eventAt(step);
     const type = event < 0 ? -1 : this.schedule.types[event]!;
     const intensity = event < 0 ? 0 : this.schedule.intensities[event]!;
     const starts = event >= 0 && step === this.schedule.startOf(event);

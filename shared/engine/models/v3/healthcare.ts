@@ -1,10 +1,8 @@
 import { clamp } from '../../clamp.ts';
-import { CounterRng } from '../../counterRng.ts';
 import { scenarioEventField } from '../../fieldSpec.ts';
 import type { ScenarioEventType } from '../../scenario.ts';
-import { ScenarioSchedule } from '../../scenarioSchedule.ts';
-import { SequenceCounter } from '../../sequenceCounter.ts';
 import type { PresetModel, RunContext, Simulator } from '../../simulator.ts';
+import { ScenarioSimulator } from './ScenarioSimulator.ts';
 import {
   CRITICAL,
   DIASTOLIC,
@@ -90,14 +88,9 @@ const SCENARIO_EVENTS: readonly ScenarioEventType[] = [
   },
 ];
 
-class HealthcareSimulator implements Simulator {
+class HealthcareSimulator extends ScenarioSimulator<HealthcareProfile> implements Simulator {
   readonly values = new Float64Array(11);
-  private readonly rng: CounterRng;
-  private readonly profile: HealthcareProfile;
   private readonly adherence: number;
-  private readonly schedule: ScenarioSchedule;
-  private readonly sequence = new SequenceCounter(EPISODE_ROUNDS);
-  private targeted = false;
   private state = 0;
   private patientAdherence = 0;
   private baseHeartRate = 0;
@@ -111,10 +104,8 @@ class HealthcareSimulator implements Simulator {
   private temperature = 0;
 
   constructor(profile: HealthcareProfile, adherence: number, run: RunContext) {
-    this.profile = profile;
+    super(profile, run, EPISODE_ROUNDS, SCENARIO_EVENTS);
     this.adherence = adherence;
-    this.rng = new CounterRng(run.key);
-    this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
   }
 
   next(): void {
@@ -153,7 +144,7 @@ class HealthcareSimulator implements Simulator {
     const previous = this.state;
     if (!admitted) this.state = p.chain.next(previous, uState);
 
-    const event = this.targeted ? this.schedule.activeAt(step) : -1;
+    const event = this.eventAt(step);
     const type = event < 0 ? -1 : this.schedule.types[event]!;
     const intensity = event < 0 ? 0 : this.schedule.intensities[event]!;
     let heartShift = 0;

@@ -1,9 +1,7 @@
-import { CounterRng } from '../../counterRng.ts';
 import { scenarioEventField } from '../../fieldSpec.ts';
 import type { ScenarioEventType } from '../../scenario.ts';
-import { ScenarioSchedule } from '../../scenarioSchedule.ts';
-import { SequenceCounter } from '../../sequenceCounter.ts';
 import type { PresetModel, RunContext, Simulator } from '../../simulator.ts';
+import { ScenarioSimulator } from './ScenarioSimulator.ts';
 import {
   APP_CLOSE,
   APP_OPEN,
@@ -70,13 +68,8 @@ const SCENARIO_EVENTS: readonly ScenarioEventType[] = [
   },
 ];
 
-class MobileAppSimulator implements Simulator {
+class MobileAppSimulator extends ScenarioSimulator<MobileProfile> implements Simulator {
   readonly values = new Float64Array(9);
-  private readonly rng: CounterRng;
-  private readonly profile: MobileProfile;
-  private readonly schedule: ScenarioSchedule;
-  private readonly sequence = new SequenceCounter(EPISODE_EVENTS);
-  private targeted = false;
   private state = ONBOARDING;
   private sessionOver = false;
   private crashed = false;
@@ -85,9 +78,7 @@ class MobileAppSimulator implements Simulator {
   private pace = 1;
 
   constructor(profile: MobileProfile, run: RunContext) {
-    this.profile = profile;
-    this.rng = new CounterRng(run.key);
-    this.schedule = new ScenarioSchedule(run.scenario, SCENARIO_EVENTS.map((e) => e.type));
+    super(profile, run, EPISODE_EVENTS, SCENARIO_EVENTS);
   }
 
   next(): void {
@@ -103,7 +94,7 @@ class MobileAppSimulator implements Simulator {
     // Each of the event's draws has its slot, the same whatever happens in it.
     rng.at(step);
 
-    const active = this.targeted ? this.schedule.activeAt(step) : -1;
+    const active = this.eventAt(step);
     const type = active < 0 ? -1 : this.schedule.types[active]!;
     const intensity = active < 0 ? 0 : this.schedule.intensities[active]!;
     const p = this.profile;

@@ -1,0 +1,32 @@
+import { CounterRng } from '../../counterRng.ts';
+import type { ScenarioEventType } from '../../scenario.ts';
+import { ScenarioSchedule } from '../../scenarioSchedule.ts';
+import { SequenceCounter } from '../../sequenceCounter.ts';
+import type { RunContext } from '../../simulator.ts';
+
+/**
+ * What every engine-3 model holds, written once: its profile, its addressed randomness (a draw depends on
+ * the run key, the subject, the step and the slot only: shared/engine/counterRng.ts), the run's scenario
+ * schedule and the counter of its sequences. A model reads the event active at a step with eventAt, once
+ * the schedule told it at the sequence's start whether the sequence is targeted.
+ */
+export abstract class ScenarioSimulator<P> {
+  protected readonly profile: P;
+  protected readonly rng: CounterRng;
+  protected readonly schedule: ScenarioSchedule;
+  protected readonly sequence: SequenceCounter;
+  /** Whether an event targets the current sequence (ScenarioSchedule.enter at its first step). */
+  protected targeted = false;
+
+  constructor(profile: P, run: RunContext, episodeLength: number, events: readonly ScenarioEventType[]) {
+    this.profile = profile;
+    this.rng = new CounterRng(run.key);
+    this.schedule = new ScenarioSchedule(run.scenario, events.map((event) => event.type));
+    this.sequence = new SequenceCounter(episodeLength);
+  }
+
+  /** The index of the event active at `step` of the current sequence, or -1. */
+  protected eventAt(step: number): number {
+    return this.targeted ? this.schedule.activeAt(step) : -1;
+  }
+}
