@@ -3,7 +3,8 @@ import { engineModelOf } from './engineModelOf.ts';
 import type { RunInput } from './presetTypes.ts';
 import { Rng } from './rng.ts';
 import { checkScenario, SCENARIO_ENGINE_MAJOR } from './scenario.ts';
-import type { EngineModel, Simulator } from './simulator.ts';
+import { DEFAULT_TIMING } from './eventTime/eventTimeModel.ts';
+import type { EngineModel, RunTiming, Simulator } from './simulator.ts';
 
 export interface Simulation {
   /** The exact engine version that runs, metadata.service_version. */
@@ -37,8 +38,34 @@ export function createSimulation(input: RunInput): Simulation {
     }
     checkScenario(scenario, model.scenarioEvents.map((e) => e.type));
   }
+  const timing = timingOf(input, model.timed === true, serviceVersion);
   // A model's randomness is addressed by its digest, as a preset's by its name (DECISIONS "Models").
   const key = input.model === undefined ? hashSeed(input.preset, profile, seed) : hashSeed(input.model.digest, profile, seed);
   const rng = new Rng(key);
-  return { serviceVersion, model, simulator: model.createSimulator(profile, rng, { key, scenario }), count: numInteractions };
+  const run = timing === undefined ? { key, scenario } : { key, scenario, timing };
+  return { serviceVersion, model, simulator: model.createSimulator(profile, rng, run), count: numInteractions };
+}
+
+/** The limits of `population` (DECISIONS "Event time"). */
+export const POPULATION_LIMITS = { min: 1, max: 10_000 } as const;
+
+/** Engine 4's clock inputs, defaulted; a RangeError when given to an earlier engine or out of bounds. */
+function timingOf(input: RunInput, timed: boolean, serviceVersion: string): RunTiming | undefined {
+  const { startTime, order, population } = input;
+  if (!timed) {
+    if (startTime !== undefined || order !== undefined || population !== undefined) {
+      throw new RangeError(`start_time, order and population need engine 4 or later, not ${serviceVersion}`);
+    }
+    return undefined;
+  }
+  if (startTime !== undefined && !Number.isSafeInteger(startTime)) throw new RangeError('startTime must be integer milliseconds');
+  if (order !== undefined && order !== 'sequence' && order !== 'time') throw new RangeError(`order must be sequence or time, got ${String(order)}`);
+  if (population !== undefined && !(Number.isInteger(population) && population >= POPULATION_LIMITS.min && population <= POPULATION_LIMITS.max)) {
+    throw new RangeError(`population must be an integer ${POPULATION_LIMITS.min}..${POPULATION_LIMITS.max}`);
+  }
+  return {
+    startTime: startTime ?? DEFAULT_TIMING.startTime,
+    order: order ?? DEFAULT_TIMING.order,
+    population: population ?? DEFAULT_TIMING.population,
+  };
 }

@@ -2,10 +2,12 @@
 // - integer: the slot holds the integer itself;
 // - decimal: the slot holds the value scaled by 10^decimals as an integer, so rounding happens exactly once
 //   in the model and both emitters print the same digits;
-// - enum: the slot holds an index into `values` (states, event names).
+// - enum: the slot holds an index into `values` (states, event names);
+// - timestamp: the slot holds an instant in milliseconds since the Unix epoch, printed as ISO 8601 UTC with
+//   milliseconds (engine 4's event_time).
 export interface FieldSpec {
   readonly name: string;
-  readonly kind: 'integer' | 'decimal' | 'enum';
+  readonly kind: 'integer' | 'decimal' | 'enum' | 'timestamp';
   readonly decimals: number;
   readonly values: readonly string[];
   readonly description: string;
@@ -46,5 +48,16 @@ export function scenarioEventField(types: readonly string[]): FieldSpec {
     values: types,
     description: `Type of the scenario event active at this record (${types.join(', ')}), or null outside every event's window`,
     nullable: true,
+  };
+}
+
+/** Engine 4's field after interaction_id: the instant the interaction happened (DECISIONS "Event time"). */
+export function eventTimeField(): FieldSpec {
+  return {
+    name: 'event_time',
+    kind: 'timestamp',
+    decimals: 0,
+    values: [],
+    description: 'The instant the interaction happened, ISO 8601 UTC with milliseconds; never decreasing and never repeated within a sequence',
   };
 }

@@ -1,5 +1,6 @@
 import { createSimulation } from './createSimulation.ts';
 import type { RunInput, SimulationRecord } from './presetTypes.ts';
+import { isoTimestamp } from './writeTimestamp.ts';
 
 const POWERS_OF_TEN = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
 
@@ -17,6 +18,7 @@ export function generateRecords(input: RunInput): SimulationRecord[] {
       const x = values[j]!;
       record[field.name] =
         field.kind === 'enum' ? (x < 0 ? null : field.values[x]!)
+        : field.kind === 'timestamp' ? isoTimestamp(x)
         : field.kind === 'decimal' ? x / POWERS_OF_TEN[field.decimals]!
         : x;
     }

@@ -9,6 +9,11 @@ import { education as education3 } from './models/v3/education.ts';
 import { finance as finance3 } from './models/v3/finance.ts';
 import { healthcare as healthcare3 } from './models/v3/healthcare.ts';
 import { mobileApp as mobileApp3 } from './models/v3/mobileApp.ts';
+import { educationClock } from './eventTime/educationClock.ts';
+import { eventTimeModel } from './eventTime/eventTimeModel.ts';
+import { financeClock } from './eventTime/financeClock.ts';
+import { healthcareClock } from './eventTime/healthcareClock.ts';
+import { mobileAppClock } from './eventTime/mobileAppClock.ts';
 import type { PresetName } from './presetTypes.ts';
 import { SCENARIO_EVENT_TYPES } from './scenario.ts';
 import type { PresetModel } from './simulator.ts';
@@ -21,6 +26,16 @@ export type PresetModels = Readonly<Record<PresetName, PresetModel>>;
  * and the old one stays here so that a seed stays valid forever (DECISIONS "Engine versions").
  */
 export const ENGINE_MODELS: readonly { readonly version: string; readonly models: PresetModels }[] = [
+  // Engine 4: engine 3's records with event_time, each preset's clock (eventTime/), time-ordered runs.
+  {
+    version: '4.0.0',
+    models: {
+      education: eventTimeModel(education3, educationClock),
+      finance: eventTimeModel(finance3, financeClock),
+      healthcare: eventTimeModel(healthcare3, healthcareClock),
+      mobile_app: eventTimeModel(mobileApp3, mobileAppClock),
+    },
+  },
   // Engine 3: randomness keyed by subject and step, scenario events, the scenario_event field.
   { version: '3.0.0', models: { education: education3, finance: finance3, healthcare: healthcare3, mobile_app: mobileApp3 } },
   // Engine 1's education model already holds every education fact of DECISIONS "Fidelity": engine 2

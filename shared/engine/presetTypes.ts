@@ -1,4 +1,5 @@
 import type { Scenario, ScenarioEventType } from './scenario.ts';
+import type { RunOrder } from './simulator.ts';
 
 import type { PresetName } from './presetName.ts';
 import type { CompiledModel } from '../models/modelTypes.ts';
@@ -44,6 +45,12 @@ interface CommonRunInput {
   serviceVersion?: string;
   /** Engine 3 on: the events to play (validated, intensity defaulted); a RangeError on older engines. */
   scenario?: Scenario;
+  /** Engine 4 on: start_time in milliseconds since the epoch (default 2026-01-01T00:00:00.000Z). */
+  startTime?: number;
+  /** Engine 4 on: `sequence` (default) or `time`. */
+  order?: RunOrder;
+  /** Engine 4 on: subjects live at once, 1..10,000 (default 100). */
+  population?: number;
 }
 
 /** A run of one of the service's presets. */

@@ -2,10 +2,12 @@ import { byteChunk } from './byteChunk.ts';
 import type { ByteChunk } from './byteChunk.ts';
 import type { TextFormat } from './outputFormat.ts';
 import type { EngineModel } from './simulator.ts';
+import { MAX_TIMESTAMP_BYTES } from './writeTimestamp.ts';
 
 export const KIND_INTEGER = 0;
 export const KIND_DECIMAL = 1;
 const KIND_ENUM = 2;
+export const KIND_TIMESTAMP = 3;
 
 /**
  * A preset's record pre-encoded for the byte writer: every constant byte of a record (keys, quotes,
@@ -58,11 +60,15 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
   const keyOf = (j: number): string => {
     const field = fields[j]!;
     // A nullable string opens its own quote (its value may be a bare null); others open it in the key.
-    return syntax.keyed ? `"${field.name}":${field.kind === 'enum' && field.nullable !== true ? '"' : ''}` : '';
+    const quoted = (field.kind === 'enum' && field.nullable !== true) || field.kind === 'timestamp';
+    return syntax.keyed ? `"${field.name}":${quoted ? '"' : ''}` : '';
   };
   const closeQuote = syntax.keyed ? '"' : '';
   const openQuoteOf = (j: number): string => (syntax.keyed && fields[j]!.nullable === true ? '"' : '');
-  const after = fields.map((_, j) => (j + 1 < fields.length ? `,${keyOf(j + 1)}` : syntax.end));
+  // A timestamp is printed bare by writeTimestamp; its closing quote leads what follows it.
+  const after = fields.map((field, j) =>
+    (field.kind === 'timestamp' ? closeQuote : '') + (j + 1 < fields.length ? `,${keyOf(j + 1)}` : syntax.end),
+  );
   let maxRecordBytes = 2 + keyOf(0).length + 4;
   const enumChunks = fields.map((field, j) => {
     const suffix = after[j]!;
@@ -70,6 +76,8 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
       const longest = Math.max(...field.values.map((value) => value.length));
       // A nullable field also opens its quote, or prints `null` instead.
       maxRecordBytes += (field.nullable === true ? Math.max(4, longest + 1) : longest) + 1 + suffix.length;
+    } else if (field.kind === 'timestamp') {
+      maxRecordBytes += MAX_TIMESTAMP_BYTES + suffix.length;
     } else {
       // A sign and the 16 digits of a safe integer, plus the point and the fraction's digits.
       maxRecordBytes += 17 + (field.kind === 'decimal' ? 1 + field.decimals : 0) + suffix.length;
@@ -85,6 +93,7 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
     kinds: Int32Array.from(fields, (f) =>
       f.kind === 'integer' ? KIND_INTEGER
       : f.kind === 'decimal' ? KIND_DECIMAL
+      : f.kind === 'timestamp' ? KIND_TIMESTAMP
       : KIND_ENUM,
     ),
     decimals: Int32Array.from(fields, (f) => f.decimals),

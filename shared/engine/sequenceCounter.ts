@@ -32,6 +32,20 @@ export class SequenceCounter {
     return false;
   }
 
+  /** True once the current sequence has ended: the next interaction opens a new one. */
+  get sequenceEnded(): boolean {
+    return this.ended;
+  }
+
+  /**
+   * Makes the next interaction open sequence `sequenceId` (engine 4 positions a subject at its own sequence;
+   * the addressed randomness draws the same numbers for it wherever it runs). interaction_id keeps counting.
+   */
+  seek(sequenceId: number): void {
+    this.sequenceId = sequenceId - 1;
+    this.ended = true;
+  }
+
   /** Writes the common fields, and ends the sequence if `terminal` or at its episode length. */
   finish(values: Float64Array, state: number, terminal: boolean): void {
     values[0] = this.sequenceId;

@@ -3,11 +3,25 @@ import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
 import type { Scenario, ScenarioEventType } from './scenario.ts';
 
+/** Engine 4's clock inputs (DECISIONS "Event time"). */
+export interface RunTiming {
+  /** start_time in milliseconds since the epoch: no record is earlier. */
+  readonly startTime: number;
+  /** `sequence`: a sequence after another; `time`: a population of subjects merged in event_time order. */
+  readonly order: RunOrder;
+  /** Subjects live at once (1..10,000). */
+  readonly population: number;
+}
+
+export type RunOrder = 'sequence' | 'time';
+
 /** What an engine-3 simulator keys its randomness by, and the events it plays. */
 export interface RunContext {
   /** hashSeed(preset, profile, seed): the run's key, without n (prefix rule). */
   readonly key: readonly [number, number, number, number];
   readonly scenario: Scenario | undefined;
+  /** Engine 4 on: the run's clock inputs, defaulted (earlier engines ignore it). */
+  readonly timing?: RunTiming;
 }
 
 /**
@@ -18,6 +32,16 @@ export interface RunContext {
 export interface Simulator {
   readonly values: Float64Array;
   next(): void;
+}
+
+/**
+ * An engine-3 simulator that engine 4 runs one subject at a time: it can be positioned at any sequence
+ * (its randomness is addressed by sequence and step, so it draws that sequence's own numbers) and says when
+ * a sequence has ended.
+ */
+export interface SubjectSimulator extends Simulator {
+  seek(sequenceId: number): void;
+  readonly sequenceEnded: boolean;
 }
 
 /** What the engine runs: a preset's model of one engine version, or an account's compiled model. */
@@ -38,6 +62,8 @@ export interface EngineModel {
   readonly fields: readonly FieldSpec[];
   /** Engine 3 on: the event types the model plays, in catalog order; absent before (no scenarios). */
   readonly scenarioEvents?: readonly ScenarioEventType[];
+  /** Engine 4 on: records carry event_time, and a run takes `RunContext.timing`. */
+  readonly timed?: boolean;
   /** Engines 1 and 2 draw from `rng` (one stream); engine 3 keys its own draws by `run`. */
   createSimulator(profile: string, rng: Rng, run: RunContext): Simulator;
 }

@@ -3,9 +3,10 @@ import { createSimulation } from './createSimulation.ts';
 import type { TextFormat } from './outputFormat.ts';
 import { engineModelOf } from './engineModelOf.ts';
 import type { RunInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import { KIND_DECIMAL, KIND_INTEGER, KIND_TIMESTAMP, recordLayout } from './recordLayout.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
+import { writeTimestamp } from './writeTimestamp.ts';
 
 /** A chunk is cut once it holds this many bytes: big enough to amortise a hop, small enough to bound memory. */
 export const CHUNK_BYTES = 256 * 1024;
@@ -89,6 +90,8 @@ export function* writeRecordChunks(input: RunInput, format: TextFormat, options:
         pos = putChunk(view, writeInteger(view, pos, x), after[j]!);
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
+      } else if (kind === KIND_TIMESTAMP) {
+        pos = putChunk(view, writeTimestamp(view, pos, x), after[j]!);
       } else {
         // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
         pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);

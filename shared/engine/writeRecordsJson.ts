@@ -1,9 +1,10 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
 import type { RunInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import { KIND_DECIMAL, KIND_INTEGER, KIND_TIMESTAMP, recordLayout } from './recordLayout.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
+import { writeTimestamp } from './writeTimestamp.ts';
 
 // Runs print into one scratch buffer per thread, reused from run to run: touching fresh memory for every
 // run costs more than the printing. A scratch grown beyond RETAINED_BYTES is let go after
@@ -45,6 +46,8 @@ export function writeRecordsJson(input: RunInput): Buffer {
         pos = putChunk(view, writeInteger(view, pos, x), after[j]!);
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
+      } else if (kind === KIND_TIMESTAMP) {
+        pos = putChunk(view, writeTimestamp(view, pos, x), after[j]!);
       } else {
         // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
         pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);

@@ -1,4 +1,5 @@
 import type { ColumnSource } from 'hyparquet-writer';
+import { isoTimestamp } from '../engine/writeTimestamp.ts';
 import type { ParquetField } from './parquetSchema.ts';
 
 // Decimal slots hold value × 10^decimals as an integer; dividing by the exact power of ten gives the double
@@ -28,8 +29,10 @@ const allEqual = (values: ArrayLike<unknown>, rows: number): boolean => {
 };
 
 export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: number): RowGroupColumns => {
-  const numbers = fields.map((field) => (field.kind === 'enum' ? undefined : new Float64Array(maxRows)));
-  const strings = fields.map((field) => (field.kind === 'enum' ? new Array<string | null>(maxRows) : undefined));
+  const textual = (field: ParquetField): boolean => field.kind === 'enum' || field.kind === 'timestamp';
+  const numbers = fields.map((field) => (textual(field) ? undefined : new Float64Array(maxRows)));
+  const strings = fields.map((field) => (textual(field) ? new Array<string | null>(maxRows) : undefined));
+  const timestamps = fields.map((field) => field.kind === 'timestamp');
   // Integers are divided by 1 (exact), so every number column takes the same path.
   const divisors = Float64Array.from(fields, (field) => (field.kind === 'decimal' ? (POWERS_OF_TEN[field.decimals] ?? Number.NaN) : 1));
   const names = fields.map((field) => (field.kind === 'enum' ? field.values : undefined));
@@ -49,7 +52,9 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
         for (let j = 0; j < width; j++) {
           const slot = slots[j]!;
           const values = names[j];
-          if (values === undefined) {
+          if (timestamps[j] === true) {
+            strings[j]![i] = isoTimestamp(slot);
+          } else if (values === undefined) {
             // `+ 0` turns a -0 (a rounding of a tiny negative) into the 0 the JSON prints.
             numbers[j]![i] = slot / divisors[j]! + 0;
           } else {
@@ -80,6 +85,7 @@ const missingValue = (field: ParquetField, slot: number): never => {
 const encodingOf = (field: ParquetField, data: ArrayLike<unknown>, rows: number): ColumnSource['encoding'] => {
   if (field.kind === 'integer') return 'DELTA_BINARY_PACKED';
   if (allEqual(data, rows) || (field.nullable === true && singleValued(data, rows))) return 'PLAIN';
+  if (field.kind === 'timestamp') return 'PLAIN';
   return field.kind === 'enum' ? 'RLE_DICTIONARY' : undefined;
 };
 

@@ -25,6 +25,16 @@ export abstract class ScenarioSimulator<P> {
     this.sequence = new SequenceCounter(episodeLength);
   }
 
+  /** Engine 4: the next record opens sequence `sequenceId` (SubjectSimulator). */
+  seek(sequenceId: number): void {
+    this.sequence.seek(sequenceId);
+  }
+
+  /** Engine 4: whether the last record written ended its sequence (SubjectSimulator). */
+  get sequenceEnded(): boolean {
+    return this.sequence.sequenceEnded;
+  }
+
   /** The index of the event active at `step` of the current sequence, or -1. */
   protected eventAt(step: number): number {
     return this.targeted ? this.schedule.activeAt(step) : -1;
