@@ -53,6 +53,7 @@ export const createSimulationProcessor =
       seed: data.seed,
       numInteractions: data.numInteractions,
       scenario: data.scenario,
+      ...(data.timing === undefined ? {} : { timing: data.timing }),
       serviceVersion: data.serviceVersion,
       apiVersion: data.apiVersion,
       format: data.format,

@@ -1,3 +1,4 @@
+import type { RunTimingSpec } from '../shared/engine/runTiming.ts';
 import type { Scenario } from '../shared/engine/scenario.ts';
 import type { SimulationTask } from './simulationTask.ts';
 
@@ -19,6 +20,10 @@ const scenarioJson = (scenario: Scenario | undefined): string =>
         events: scenario.events.map(({ type, sequence, at_step, duration, intensity }) => ({ type, sequence, at_step, duration, intensity })),
       });
 
+/** Engine 4's echoed start_time, order and population (nothing for engines before 4), in one key order. */
+const timingJson = (timing: RunTimingSpec | undefined): string =>
+  timing === undefined ? '' : `"start_time":${JSON.stringify(timing.start_time)},"order":${JSON.stringify(timing.order)},"population":${timing.population},`;
+
 /**
  * The Simulation result around the engine's `data` array, as bytes: the records are printed once, straight
  * into the chunks, and nothing downstream parses them.
@@ -27,7 +32,7 @@ export const resultEnvelope = (task: SimulationTask): ResultEnvelope => ({
   head: Buffer.from(
     `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},` +
       `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},` +
-      `"scenario":${scenarioJson(task.scenario)},"data":`,
+      `"scenario":${scenarioJson(task.scenario)},${timingJson(task.timing)}"data":`,
   ),
   tail: (computeMs) =>
     Buffer.from(

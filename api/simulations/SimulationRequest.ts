@@ -1,4 +1,5 @@
 import type { PresetDefinition } from '../../shared/engine/index.ts';
+import type { RunTimingSpec } from '../../shared/engine/runTiming.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 
 /** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */
@@ -11,6 +12,8 @@ export interface SimulationRequest {
   readonly serviceVersion: string;
   /** Engine 3's scenario, validated (intensity filled); absent for a run without one. */
   readonly scenario?: Scenario | undefined;
+  /** Engine 4's start_time, order and population, defaults filled; absent on engines before 4. */
+  readonly timing?: RunTimingSpec | undefined;
   /**
    * Set when a recorded, completed run is made again (GET /v1/simulations/{id}/records, an idempotent
    * retry of POST /v1/simulations): its id and the engine version that made it. Same inputs and engine

@@ -44,6 +44,7 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
     numInteractions: row.num_interactions,
     serviceVersion: row.service_version,
     scenario: row.scenario ?? undefined,
+    timing: row.timing ?? undefined,
     replayOf: { simulationId: row.id, serviceVersion: row.service_version },
   };
 };

@@ -59,6 +59,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
                 numInteractions: input.numInteractions,
                 serviceVersion: input.serviceVersion,
                 scenario: input.scenario ?? null,
+                timing: input.timing ?? null,
               },
             }
           : {}),

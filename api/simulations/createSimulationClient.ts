@@ -273,6 +273,7 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
         seed: job.seed,
         numInteractions: job.numInteractions,
         ...(job.scenario === undefined ? {} : { scenario: job.scenario }),
+        ...(job.timing === undefined ? {} : { timing: job.timing }),
         serviceVersion: job.serviceVersion,
         apiVersion: API_VERSION,
         deadline: job.deadline,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { scenarioSchema } from '../../shared/engine/scenarioSchema.ts';
+import { runTimingSchema } from '../../shared/engine/runTimingSchema.ts';
 import type { LedgerRowInput, SettlementInput, SimulationRunInput } from '../../shared/db/queries/simulations.ts';
 import { simulationStatusSchema } from '../../shared/db/queries/simulations.ts';
 
@@ -40,6 +41,7 @@ const runInputSchema = z.object({
   periodStart: z.string(),
   serviceVersion: z.string(),
   scenario: scenarioSchema.nullable().optional(),
+  timing: runTimingSchema.nullable().optional(),
 });
 
 const settlementSchema = z.object({
@@ -75,7 +77,7 @@ export const parseInflightEntry = (raw: string): InflightEntry | undefined => {
 export const encodeInflightEntry = (entry: InflightEntry): string => JSON.stringify(entry);
 
 /** A run's fields as admit.lua stores them in the entry's `r`. */
-export const encodeRunInput = (run: SimulationRunInput): string => JSON.stringify({ ...run, scenario: run.scenario ?? null });
+export const encodeRunInput = (run: SimulationRunInput): string => JSON.stringify({ ...run, scenario: run.scenario ?? null, timing: run.timing ?? null });
 
 /** µs since the epoch as an ISO timestamp to the microsecond (a Date keeps milliseconds only). */
 export const isoMicros = (us: number): string => {

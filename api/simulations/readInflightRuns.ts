@@ -16,6 +16,7 @@ const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string
   compute_ms: null,
   service_version: entry.r.serviceVersion,
   scenario: entry.r.scenario ?? null,
+  timing: entry.r.timing ?? null,
   api_key_id: entry.r.apiKeyId,
   key_prefix: entry.r.apiKeyId === null ? null : (keyPrefixes.get(entry.r.apiKeyId) ?? null),
   cursor_at: isoMicros(entry.t),

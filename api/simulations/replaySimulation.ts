@@ -55,6 +55,7 @@ export const replaySimulation = async (
             seed,
             numInteractions: request.numInteractions,
             scenario: request.scenario,
+            timing: request.timing,
             serviceVersion: replayOf.serviceVersion,
             deadline,
             format: options.format ?? 'json',

@@ -42,6 +42,7 @@ export const runSimulation = async (
     seed: admission.seed ?? request.seed ?? drawSeed(),
     numInteractions: request.numInteractions,
     scenario: request.scenario,
+    timing: request.timing,
   };
   const identity: SimulationIdentity = {
     simulationId: admitted.simulationId,

@@ -36,13 +36,13 @@ function cacheDay(day: number): void {
   dateWord2 = TWO_DIGITS[date]! | (84 << 16); // 'T'
 }
 
-/** The longest text writeTimestamp prints (a six-digit signed year, as Date.prototype.toISOString). */
+/** The longest text writeTimestamp prints (a six-digit signed year, as ECMAScript's toISOString). */
 export const MAX_TIMESTAMP_BYTES = 27;
 
 /**
  * Prints an instant (integer milliseconds since the epoch) as ISO 8601 UTC with milliseconds at `pos`,
- * exactly as Date.prototype.toISOString does, and returns the position after it. Years 0000-9999 take the
- * fast path: the date from a per-day cache, the time of day from digit tables, with no Date and no string;
+ * exactly as ECMAScript's toISOString does, and returns the position after it. Years 0000-9999 take the
+ * fast path: the date from a per-day cache, the time of day from digit tables, with no object and no string;
  * like the other writers, stores may leave up to three bytes of garbage past the returned position.
  */
 export function writeTimestamp(view: DataView, pos: number, ms: number): number {
@@ -74,12 +74,22 @@ export function writeTimestamp(view: DataView, pos: number, ms: number): number 
 }
 
 function writeSlow(view: DataView, pos: number, ms: number): number {
-  const text = new Date(ms).toISOString();
+  const text = isoTimestamp(ms);
   for (let i = 0; i < text.length; i++) view.setUint8(pos + i, text.charCodeAt(i));
   return pos + text.length;
 }
 
-/** The same text as a string (objects, Parquet): what writeTimestamp prints. */
+const pad = (x: number, digits: number): string => String(x).padStart(digits, '0');
+
+/**
+ * The same text as a string (objects, Parquet): what writeTimestamp prints. Years outside 0000-9999 are
+ * written as ECMAScript does, a sign and six digits (+010000-01-01T00:00:00.000Z).
+ */
 export function isoTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  const [year, month, date] = civilFromDays(day);
+  const rest = ms - day * DAY_MS;
+  const yearText = year >= 0 && year <= 9999 ? pad(year, 4) : `${year < 0 ? '-' : '+'}${pad(Math.abs(year), 6)}`;
+  const time = `${pad(Math.floor(rest / 3_600_000), 2)}:${pad(Math.floor(rest / 60_000) % 60, 2)}:${pad(Math.floor(rest / 1000) % 60, 2)}.${pad(rest % 1000, 3)}`;
+  return `${yearText}-${pad(month, 2)}-${pad(date, 2)}T${time}Z`;
 }

@@ -1,4 +1,5 @@
 import type { PresetName } from '../engine/presetName.ts';
+import type { RunTimingSpec } from '../engine/runTiming.ts';
 import type { Scenario } from '../engine/scenario.ts';
 
 /**
@@ -14,6 +15,8 @@ export interface RunSpecification {
   readonly numInteractions: number;
   /** Engine 3's scenario; absent for a run without one. */
   readonly scenario?: Scenario | undefined;
+  /** Engine 4's start_time, order and population; absent on engines before 4. */
+  readonly timing?: RunTimingSpec | undefined;
   /** The exact engine version to run (metadata.service_version). */
   readonly serviceVersion: string;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../engine/outputFormat.ts';
 import { PRESET_NAMES } from '../engine/presetTypes.ts';
 import { scenarioSchema } from '../engine/scenarioSchema.ts';
+import { runTimingSchema } from '../engine/runTimingSchema.ts';
 import { MAX_SIMULATION_TIMEOUT_MS } from '../config.ts';
 
 /** The most interactions one job may ask for: the largest plan's per-request maximum. */
@@ -32,6 +33,8 @@ export const simulationJobDataSchema = z.object({
   serviceVersion: z.string().min(1).max(32).default('1.0.0'),
   /** Engine 3's scenario, validated by the API against the preset and engine; absent for a run without one. */
   scenario: scenarioSchema.optional(),
+  /** Engine 4's start_time, order and population; absent on engines before 4. */
+  timing: runTimingSchema.optional(),
   /**
    * This run's own id when it differs from simulationId: a history replay makes a recorded simulation
    * again under its recorded id, and several replays of one simulation may be in flight at once, so each

@@ -59,26 +59,30 @@ const FIELD_TYPES: Record<string, RecordField['type']> = {
   revenue: 'number',
   crash: 'integer',
   scenario_event: 'string',
+  event_time: 'string',
 };
 
-test('the newest engine is 3.0.0 and every preset is served by engines 3.0.0, 2.0.0 and 1.0.0, newest first', (t) => {
-  t.is(ENGINE_VERSION, '3.0.0');
-  for (const preset of PRESETS) t.deepEqual(preset.engine_versions, ['3.0.0', '2.0.0', '1.0.0'], preset.name);
+test('the newest engine is 4.0.0 and every preset is served by engines 4.0.0, 3.0.0, 2.0.0 and 1.0.0, newest first', (t) => {
+  t.is(ENGINE_VERSION, '4.0.0');
+  for (const preset of PRESETS) t.deepEqual(preset.engine_versions, ['4.0.0', '3.0.0', '2.0.0', '1.0.0'], preset.name);
 });
 
 test('engine_version resolves a major to its newest version and an exact version to itself', (t) => {
-  t.is(resolveEngineVersion(), '3.0.0');
+  t.is(resolveEngineVersion(), '4.0.0');
+  t.is(resolveEngineVersion('4'), '4.0.0');
+  t.is(resolveEngineVersion('4.0.0'), '4.0.0');
   t.is(resolveEngineVersion('1'), '1.0.0');
   t.is(resolveEngineVersion('2'), '2.0.0');
   t.is(resolveEngineVersion('3'), '3.0.0');
   t.is(resolveEngineVersion('1.0.0'), '1.0.0');
   t.is(resolveEngineVersion('2.0.0'), '2.0.0');
   t.is(resolveEngineVersion('3.0.0'), '3.0.0');
-  for (const unknown of ['4', '0', '1.0', '1.0.1', 'v1', '', ' 1', '01', 'latest']) t.is(resolveEngineVersion(unknown), undefined, unknown);
+  for (const unknown of ['5', '0', '1.0', '1.0.1', 'v1', '', ' 1', '01', 'latest']) t.is(resolveEngineVersion(unknown), undefined, unknown);
 });
 
 test('every engine version publishes the same catalog shape: fields, states, transitions and profiles', (t) => {
-  const [newest, ...older] = ENGINE_MODELS;
+  const newest = ENGINE_MODELS.find((engine) => engine.version === '3.0.0');
+  const older = ENGINE_MODELS.filter((engine) => engine.version < '3.0.0');
   const names = (fields: readonly { name: string }[]): string[] => fields.map((f) => f.name);
   for (const engine of older) {
     for (const name of PRESET_NAMES) {
@@ -96,11 +100,25 @@ test('every engine version publishes the same catalog shape: fields, states, tra
   }
 });
 
+test('engine 4 publishes engine 3\'s catalog with event_time after interaction_id', (t) => {
+  const [four, three] = ENGINE_MODELS;
+  t.is(four!.version, '4.0.0');
+  for (const name of PRESET_NAMES) {
+    const a = four!.models[name];
+    const b = three!.models[name];
+    const shape = (fields: typeof a.fields) => fields.map((f) => [f.name, f.kind, f.decimals, f.values]);
+    t.deepEqual(shape(a.fields), [...shape(b.fields.slice(0, 2)), ['event_time', 'timestamp', 0, []], ...shape(b.fields.slice(2))], name);
+    t.deepEqual([a.states, a.transitions, a.profiles, a.defaultProfile, a.startStates, a.scenarioEvents], [b.states, b.transitions, b.profiles, b.defaultProfile, b.startStates, b.scenarioEvents], name);
+  }
+});
+
 test('record_fields_by_engine names each engine version\'s fields; record_fields describes the newest', (t) => {
   for (const preset of PRESETS) {
-    t.deepEqual(Object.keys(preset.record_fields_by_engine), ['3.0.0', '2.0.0', '1.0.0'], preset.name);
-    t.deepEqual(preset.record_fields_by_engine['3.0.0'], preset.record_fields.map((f) => f.name), preset.name);
-    t.deepEqual(preset.record_fields_by_engine['2.0.0'], preset.record_fields.slice(0, -1).map((f) => f.name), preset.name);
+    t.deepEqual(Object.keys(preset.record_fields_by_engine), ['4.0.0', '3.0.0', '2.0.0', '1.0.0'], preset.name);
+    t.deepEqual(preset.record_fields_by_engine['4.0.0'], preset.record_fields.map((f) => f.name), preset.name);
+    const three = preset.record_fields.map((f) => f.name).filter((name) => name !== 'event_time');
+    t.deepEqual(preset.record_fields_by_engine['3.0.0'], three, preset.name);
+    t.deepEqual(preset.record_fields_by_engine['2.0.0'], three.slice(0, -1), preset.name);
     t.deepEqual(preset.record_fields_by_engine['1.0.0'], preset.record_fields_by_engine['2.0.0'], preset.name);
   }
 });
@@ -141,11 +159,11 @@ test('every preset is available, described, and only mobile_app has an alias', (
   }
 });
 
-test('record_fields list sequence_id, interaction_id, state, then the preset fields in DECISIONS order', (t) => {
+test('record_fields list sequence_id, interaction_id, event_time, state, then the preset fields in DECISIONS order', (t) => {
   for (const spec of SPEC) {
     const preset = PRESETS.find((p) => p.name === spec.name)!;
     const names = preset.record_fields.map((f) => f.name);
-    t.deepEqual(names, ['sequence_id', 'interaction_id', 'state', ...spec.fields, 'scenario_event'], spec.name);
+    t.deepEqual(names, ['sequence_id', 'interaction_id', 'event_time', 'state', ...spec.fields, 'scenario_event'], spec.name);
     for (const field of preset.record_fields) {
       t.is(field.type, FIELD_TYPES[field.name]!, `${spec.name}.${field.name}`);
       t.true(field.description.length > 5, `${spec.name}.${field.name}`);

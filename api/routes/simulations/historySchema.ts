@@ -43,6 +43,9 @@ export const runSchema = z.strictObject({
   compute_ms: z.int().min(0).nullable(),
   service_version: z.string().regex(/^\d+\.\d+\.\d+$/),
   scenario: scenarioSchema.nullable().describe("The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."),
+  start_time: z.string().nullable().describe("Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4."),
+  order: z.enum(['sequence', 'time']).nullable().describe("Engine 4 on: the run's order; null for engines before 4."),
+  population: z.int().min(1).max(10_000).nullable().describe("Engine 4 on: the run's population; null for engines before 4."),
   credential: credentialSchema,
 });
 

@@ -13,6 +13,9 @@ export const presentRun = (row: SimulationRunRow): Run => ({
   compute_ms: row.compute_ms,
   service_version: row.service_version,
   scenario: row.scenario,
+  start_time: row.timing?.start_time ?? null,
+  order: row.timing?.order ?? null,
+  population: row.timing?.population ?? null,
   // Keys are revoked, never deleted, so a key's run keeps its key; a session's run names no session.
   credential:
     row.api_key_id !== null && row.key_prefix !== null

@@ -24,6 +24,7 @@ export const runSimulationRequest = (services: Services): Middleware<SimulationS
       seed: request.seed,
       numInteractions: request.numInteractions,
       scenario: request.scenario,
+      timing: request.timing,
       serviceVersion: request.serviceVersion,
       format,
     };

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
 import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
+import { parseTimestamp } from '../../../shared/engine/parseTimestamp.ts';
+import { DEFAULT_RUN_TIMING, EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS, type RunTimingSpec, START_TIME_YEARS } from '../../../shared/engine/runTiming.ts';
+import { runTimingFields } from '../../../shared/engine/runTimingSchema.ts';
+import { isoTimestamp } from '../../../shared/engine/writeTimestamp.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
@@ -36,6 +40,20 @@ export const simulationRequestSchema = z
         "The engine to run: a major (\"1\", \"2\") or an exact service_version the service has (see the preset's engine_versions); the newest when absent.",
       ),
     scenario: scenarioSchema.optional(),
+    start_time: z
+      .string()
+      .optional()
+      .describe('Engine 4 on: ISO 8601 UTC instant (`2026-01-01T00:00:00.000Z`; `Z` required, milliseconds optional) no record is earlier than; 2026-01-01T00:00:00.000Z when absent.'),
+    order: z
+      .enum(['sequence', 'time'])
+      .optional()
+      .describe('Engine 4 on: `sequence` (default, a sequence after another) or `time` (a population of subjects merged in `event_time` order, ties by `sequence_id`).'),
+    population: z
+      .int()
+      .min(POPULATION_LIMITS.min)
+      .max(POPULATION_LIMITS.max)
+      .optional()
+      .describe('Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one\'s sequence ends the next `sequence_id` arrives.'),
   })
   .transform((body, context): SimulationRequest => {
     const { preset } = body;
@@ -75,8 +93,55 @@ export const simulationRequestSchema = z
         }
       });
     }
-    return { preset, profile: body.profile ?? preset.default_profile, seed: body.seed, numInteractions: body.num_interactions, serviceVersion, scenario };
+    const timing = timingOf(body, serviceVersion, context);
+    return {
+      preset,
+      profile: body.profile ?? preset.default_profile,
+      seed: body.seed,
+      numInteractions: body.num_interactions,
+      serviceVersion,
+      scenario,
+      ...(timing === undefined ? {} : { timing }),
+    };
   });
+
+/**
+ * Engine 4's start_time, order and population, defaults filled and start_time made canonical; undefined on
+ * an engine before 4, where naming any of them is a validation issue at its path.
+ */
+function timingOf(
+  body: { start_time?: string | undefined; order?: RunTimingSpec['order'] | undefined; population?: number | undefined },
+  serviceVersion: string,
+  context: z.RefinementCtx,
+): RunTimingSpec | undefined {
+  if (Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
+    for (const field of ['start_time', 'order', 'population'] as const) {
+      if (body[field] !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${field} needs engine ${EVENT_TIME_ENGINE_MAJOR} or later; this request runs engine ${serviceVersion}.`,
+        });
+      }
+    }
+    return undefined;
+  }
+  let startTime = DEFAULT_RUN_TIMING.start_time;
+  if (body.start_time !== undefined) {
+    const ms = parseTimestamp(body.start_time);
+    const year = ms === undefined ? Number.NaN : Number(isoTimestamp(ms).slice(0, 4));
+    if (ms === undefined || !(year >= START_TIME_YEARS.min && year <= START_TIME_YEARS.max)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['start_time'],
+        message: `Expected an ISO 8601 UTC instant like 2026-01-01T00:00:00.000Z (Z required), in the years ${START_TIME_YEARS.min}–${START_TIME_YEARS.max}.`,
+      });
+    } else {
+      startTime = isoTimestamp(ms);
+    }
+  }
+  return { start_time: startTime, order: body.order ?? DEFAULT_RUN_TIMING.order, population: body.population ?? DEFAULT_RUN_TIMING.population };
+}
 
 // Engine 3's `scenario_event` is null outside an event.
 const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null()]));
@@ -89,6 +154,9 @@ export const simulationResultSchema = z.strictObject({
   num_interactions: z.int().min(1),
   seed: z.int().min(0).max(4_294_967_295),
   scenario: scenarioSchema.nullable().describe("The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."),
+  start_time: z.string().optional().describe('Engine 4 on: the run\'s start_time, canonical (milliseconds, `Z`); absent for engines before 4.'),
+  order: runTimingFields.order.optional().describe('Engine 4 on: the run\'s order; absent for engines before 4.'),
+  population: runTimingFields.population.optional().describe('Engine 4 on: the run\'s population; absent for engines before 4.'),
   data: z.array(recordSchema),
   metadata: z.strictObject({
     service_version: z.string().regex(/^\d+\.\d+\.\d+$/),

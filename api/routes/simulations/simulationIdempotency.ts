@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS, type OutputFormat, resolvePreset } from '../../../shared/engine/index.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
+import { runTimingSchema } from '../../../shared/engine/runTimingSchema.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
 import { holdReplayAdmission } from '../../limits/holdReplayAdmission.ts';
@@ -23,6 +24,7 @@ const recordedRunSchema = z.object({
   engine_version: z.string(),
   format: z.enum(OUTPUT_FORMATS).default('json'),
   scenario: scenarioSchema.nullable().default(null),
+  timing: runTimingSchema.nullable().default(null),
 });
 
 export const simulationIdempotency = (services: Services): IdempotentRoute<SimulationState> => ({
@@ -39,6 +41,7 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
           engine_version: run.serviceVersion,
           format: run.format,
           scenario: run.scenario ?? null,
+          timing: run.timing ?? null,
         };
   },
   // The same run-and-respond path as the first answer, as a replay of the recorded run, in the recorded
@@ -59,6 +62,7 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
       numInteractions: run.num_interactions,
       serviceVersion: run.engine_version,
       scenario: run.scenario ?? undefined,
+      timing: run.timing ?? undefined,
       replayOf: { simulationId: run.simulation_id, serviceVersion: run.engine_version },
     };
     await holdReplayAdmission(ctx, services, request, async (admission) => {

@@ -1,6 +1,7 @@
 import { type CommonQueryMethods, type FragmentSqlToken, sql } from 'slonik';
 import { z } from 'zod';
 import { scenarioSchema } from '../../engine/scenarioSchema.ts';
+import { runTimingSchema } from '../../engine/runTimingSchema.ts';
 import { simulationStatusSchema, type SimulationStatus } from './simulations.ts';
 
 /** A ledger row as the history shows it, with the key prefix of the credential that made it. */
@@ -18,6 +19,7 @@ const simulationRunRowSchema = z.object({
   service_version: z.string(),
   // Read back through the wire's schema: jsonb keeps keys in an order of its own, the schema restores the wire's.
   scenario: scenarioSchema.nullable(),
+  timing: runTimingSchema.nullable(),
   api_key_id: z.string().nullable(),
   key_prefix: z.string().nullable(),
   /** created_at to the microsecond, as text: the cursor's half that a millisecond ISO string would blur. */
@@ -29,7 +31,7 @@ export type SimulationRunRow = z.infer<typeof simulationRunRowSchema>;
 const runColumns = sql.fragment`
   simulations.id, simulations.preset, simulations.profile, simulations.seed::float8 AS seed, simulations.num_interactions,
   simulations.status, simulations.created_at, simulations.finished_at, simulations.compute_ms, simulations.service_version,
-  simulations.scenario,
+  simulations.scenario, simulations.timing,
   simulations.api_key_id, api_keys.key_prefix,
   to_char(simulations.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
 `;

@@ -1,5 +1,6 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
+import type { RunTimingSpec } from '../../engine/runTiming.ts';
 import type { Scenario } from '../../engine/scenario.ts';
 
 export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);
@@ -47,6 +48,8 @@ export interface SimulationRunInput {
   readonly serviceVersion: string;
   /** Engine 3's scenario as validated, or none: a replay needs it to make the same records. */
   readonly scenario?: Scenario | null | undefined;
+  /** Engine 4's start_time, order and population as echoed, or none (engines before 4): a replay needs them. */
+  readonly timing?: RunTimingSpec | null | undefined;
 }
 
 /** How a run ended, as its ledger row records it. */
@@ -94,6 +97,7 @@ const ROW_COLUMNS: readonly Column<LedgerRowInput>[] = [
   ['period_start', 'timestamptz', (row) => row.periodStart],
   ['service_version', 'text', (row) => row.serviceVersion],
   ['scenario', 'jsonb', (row) => (row.scenario === undefined || row.scenario === null ? null : JSON.stringify(row.scenario))],
+  ['timing', 'jsonb', (row) => (row.timing === undefined || row.timing === null ? null : JSON.stringify(row.timing))],
   ['status', 'text', (row) => row.status],
   ['created_at', 'timestamptz', (row) => row.createdAt],
   ['started_at', 'timestamptz', (row) => row.startedAt],

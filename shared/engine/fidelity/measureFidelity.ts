@@ -10,6 +10,7 @@ import { financeCalibratedFacts } from './financeCalibratedFacts.ts';
 import { healthcareCalibratedFacts } from './healthcareCalibratedFacts.ts';
 import { scenarioFacts } from './scenarioFacts.ts';
 import { engineModels } from '../engineVersions.ts';
+import { CLOCK_FACTS } from './clockFacts.ts';
 
 /** GET /v1/presets/{preset}/fidelity. */
 export interface FidelityReport {
@@ -54,5 +55,7 @@ export function measureFidelity(preset: PresetName, serviceVersion: string): Fid
   if (engineModels(serviceVersion)?.[preset].scenarioEvents !== undefined) {
     facts.push(...(CALIBRATED_FACTS[preset]?.(samples) ?? []), ...scenarioFacts(preset, serviceVersion, samples));
   }
+  // Engine 4 on: the clock's facts.
+  if (engineModels(serviceVersion)?.[preset].timed === true) facts.push(...CLOCK_FACTS[preset](samples));
   return { preset, service_version: serviceVersion, sample, facts };
 }

@@ -1,0 +1,6 @@
+-- Fourth wave, the ledger's share of "Event time (engine 4)".
+--
+-- Engine 4's start_time, order and population (`{"start_time", "order", "population"}`, defaults
+-- filled, start_time canonical) as the request gave them after validation, or NULL for a run on an engine
+-- before 4: a replay reproduces the run byte for byte from its inputs, and these are among them.
+ALTER TABLE simulations ADD COLUMN timing jsonb;
