@@ -1,6 +1,7 @@
 import type { RedisClient } from '../shared/redis/createRedis.ts';
 import type { RedisHealth } from '../shared/redis/watchRedisHealth.ts';
 import type { DatabasePool } from 'slonik';
+import type { StreamQueue } from './streams/createStreamQueue.ts';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Lifecycle } from './Lifecycle.ts';
@@ -42,4 +43,6 @@ export interface Services {
   readonly simulations: SimulationClient;
   /** This process's Prometheus registry and series (api/metrics); one per app, so tests get their own. */
   readonly metrics: Metrics;
+  /** The queue to the workers that run live streams (docs/streams.md). */
+  readonly streams: StreamQueue;
 }

@@ -20,6 +20,7 @@ import { downloadRoutes } from './routes/downloads/routes.ts';
 import { historyRoutes } from './routes/simulations/historyRoutes.ts';
 import { simulationRoutes } from './routes/simulations/routes.ts';
 import { usageRoutes } from './routes/usage/routes.ts';
+import { streamRoutes } from './routes/streams/routes.ts';
 import { webRoutes } from './routes/web/routes.ts';
 import type { Services } from './Services.ts';
 
@@ -29,7 +30,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), streamRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
   app.use(noSniff());
   app.use(requestId());

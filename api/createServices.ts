@@ -9,6 +9,7 @@ import { instrumentSimulationClient } from './metrics/instrumentSimulationClient
 import { createSimulationClient } from './simulations/createSimulationClient.ts';
 import type { Services } from './Services.ts';
 import { createPrincipalCache } from './auth/createPrincipalCache.ts';
+import { createStreamQueue } from './streams/createStreamQueue.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
@@ -54,6 +55,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     now: options.now ?? (() => new Date()),
     simulations,
     metrics,
+    streams: createStreamQueue({ redis: config.redis, prefix: redisPrefix, logger }),
   };
 };
 
@@ -61,6 +63,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 export const closeServices = async (services: Services): Promise<void> => {
   await services.leases.stop();
   await services.simulations.close();
+  await services.streams.close();
   await services.pool.end();
   services.redisHealth.stop();
   services.redis.disconnect();

@@ -65,6 +65,17 @@ export const configSchema = z.object({
     .max(MAX_SIMULATION_TIMEOUT_MS)
     .default(10_000)
     .describe('A streamed run whose client takes no bytes for this long is ended like a client that left (`cancelled`); in milliseconds. Default `10000`.'),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true` lets stream webhooks reach loopback, private, link-local and metadata addresses. Refused in production unless `true`; allowed elsewhere.'),
+  STREAM_WORKER_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(2000)
+    .describe('Live streams one worker process runs at once (each waits on its clock; the engine work goes to the pool in chunks). Default `2000`.'),
   DATA_PLANE_HOST: z
     .string()
     .min(1)
@@ -152,6 +163,9 @@ export interface Config {
   readonly workerThreads: number;
   readonly workerConcurrency: number;
   readonly streamStallTimeoutMs: number;
+  /** Whether stream webhooks may reach non-public addresses (docs/streams.md). */
+  readonly webhookAllowPrivate: boolean;
+  readonly streamWorkerConcurrency: number;
   readonly dataPlane: { readonly host: string; readonly port: number; readonly advertiseHost: string | undefined; readonly advertisePort: number | undefined };
   readonly simulationTimeoutMs: number;
   readonly disabledPresets: ReadonlySet<string>;
@@ -227,6 +241,8 @@ export const parseConfig = (env: Readonly<Record<string, string | undefined>>): 
     workerThreads: value.WORKER_THREADS ?? Math.max(1, os.availableParallelism() - 1),
     workerConcurrency: value.WORKER_CONCURRENCY,
     streamStallTimeoutMs: value.STREAM_STALL_TIMEOUT_MS,
+    webhookAllowPrivate: value.WEBHOOK_ALLOW_PRIVATE === undefined ? !isProduction : value.WEBHOOK_ALLOW_PRIVATE === 'true',
+    streamWorkerConcurrency: value.STREAM_WORKER_CONCURRENCY,
     dataPlane: { host: value.DATA_PLANE_HOST, port: value.DATA_PLANE_PORT, advertiseHost: value.DATA_PLANE_ADVERTISE_HOST, advertisePort: value.DATA_PLANE_ADVERTISE_PORT },
     simulationTimeoutMs: value.SIMULATION_TIMEOUT_MS,
     disabledPresets: new Set(value.DISABLED_PRESETS.split(',').map((name) => name.trim()).filter((name) => name !== '')),

@@ -7,6 +7,7 @@ import { createRedis } from '../shared/redis/createRedis.ts';
 import { closeRedis } from '../shared/redis/closeRedis.ts';
 import { startPoolMetricsPublisher } from './startPoolMetricsPublisher.ts';
 import { startSimulationWorker } from './startSimulationWorker.ts';
+import { startStreamWorker } from './streams/startStreamWorker.ts';
 
 // A worker process: takes simulation jobs off the queue and runs them in its thread pool. The main thread
 // only moves bytes, so lock renewal and the queue's heartbeat never wait on the engine.
@@ -20,6 +21,14 @@ const simulationWorker = startSimulationWorker({
   closeTimeoutMs: config.simulationTimeoutMs + 5_000,
   logger,
 });
+const streamWorker = await startStreamWorker({
+  redis: config.redis,
+  redisPrefix: config.redisPrefix,
+  databaseUrl: config.databaseUrl,
+  threads: 1,
+  concurrency: config.streamWorkerConcurrency,
+  logger,
+});
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.
 const metricsRedis = createRedis(config.redis, { role: 'worker:metrics', logger });
 const poolMetrics = startPoolMetricsPublisher({
@@ -30,7 +39,7 @@ const poolMetrics = startPoolMetricsPublisher({
   logger,
 });
 logger.info({ threads: config.workerThreads, concurrency: config.workerConcurrency, prefix: config.redisPrefix }, 'worker started');
-simulationWorker.ready().then(
+Promise.all([simulationWorker.ready(), streamWorker.ready()]).then(
   () => logger.info('worker ready'),
   (error: unknown) => logger.error({ error: describeError(error) }, 'worker failed to start'),
 );
@@ -48,7 +57,7 @@ const shutdown = async (signal: string): Promise<void> => {
     process.exit(1);
   }, config.simulationTimeoutMs + 10_000).unref();
   // Stops taking jobs and finishes the active ones (their results delivered), then the threads and Redis.
-  await simulationWorker.close();
+  await Promise.all([simulationWorker.close(), streamWorker.close()]);
   await poolMetrics.stop();
   await closeRedis(metricsRedis);
   logger.info('worker stopped');

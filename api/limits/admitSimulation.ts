@@ -142,7 +142,7 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
  * the epoch old), REBUILD_HOLD_MS from its first attempt if the account has runs this period. The ledger
  * is read again after the wait.
  */
-const rebuildLimits = async (
+export const rebuildLimits = async (
   services: Services,
   input: { accountId: string; period: MonthlyPeriod; keys: ReturnType<typeof limitKeys>; quotaTtl: number },
 ): Promise<void> => {

@@ -13,6 +13,7 @@ export interface LimitScripts {
   bssRelease(k1: string, k2: string, ...args: Argument[]): Promise<number>;
   bssAdmitReplay(k1: string, k2: string, ...args: Argument[]): Promise<number[]>;
   bssAdmitKeyChange(k1: string, ...args: Argument[]): Promise<number[]>;
+  bssAdmitStream(k1: string, ...args: Argument[]): Promise<number[]>;
 }
 
 /**
@@ -48,6 +49,7 @@ const SCRIPTS = {
   bssRelease: { file: 'release.lua', numberOfKeys: 2 },
   bssAdmitReplay: { file: 'admitReplay.lua', numberOfKeys: 2 },
   bssAdmitKeyChange: { file: 'admitKeyChange.lua', numberOfKeys: 1 },
+  bssAdmitStream: { file: 'admitStream.lua', numberOfKeys: 1 },
 } as const satisfies Record<keyof LimitScripts, { file: string; numberOfKeys: number }>;
 
 const INCLUDE = /^--@include (\w+)$/gm;

@@ -198,3 +198,11 @@ export const serviceUnavailable = (retryAfter = 5, message = 'A backing service 
 
 export const simulationTimeout = (timeoutMs: number): AppError =>
   new AppError(504, 'simulation_timeout', `The simulation did not finish within ${timeoutMs} ms.`);
+
+export const streamNotFound = (): AppError => new AppError(404, 'stream_not_found', 'No such stream.');
+
+export const streamConcurrencyLimitExceeded = (limit: number): AppError =>
+  new AppError(429, 'concurrency_limit_exceeded', `All ${limit} of your concurrent streams are running; cancel one or wait for one to finish.`, {
+    details: { limit, retry_after: 5 },
+    headers: retryHeaders(5),
+  });

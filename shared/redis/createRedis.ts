@@ -3,7 +3,7 @@ import { describeError } from '../errors/describeError.ts';
 import type { Logger } from '../logger.ts';
 import type { RedisNode, RedisTarget } from './RedisTarget.ts';
 
-type RedisRole = 'api:limits' | 'api:queue' | 'api:replies' | 'api:auth' | 'worker' | 'worker:queue' | 'worker:events' | 'worker:metrics' | 'worker:control' | 'admin' | 'test';
+type RedisRole = 'api:limits' | 'api:queue' | 'api:replies' | 'api:auth' | 'worker' | 'worker:queue' | 'worker:events' | 'worker:metrics' | 'worker:control' | 'api:streams' | 'worker:streams' | 'admin' | 'test';
 
 /**
  * A connection to one Redis or to a Redis Cluster. Both share every command; code that must tell them

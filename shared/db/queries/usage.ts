@@ -32,10 +32,19 @@ export const readLedgerQuota = async (
       FROM simulations
       WHERE account_id = ${input.accountId} AND period_start = ${input.periodStart.toISOString()}
     )
+    , stream_period AS (
+      -- Streams (docs/streams.md): a running one holds its whole reservation, an ended one what it was charged.
+      SELECT coalesce(sum(CASE WHEN status = 'running' THEN 1 ELSE charged_requests END), 0)::int AS requests,
+        coalesce(sum(CASE WHEN status = 'running' THEN num_interactions ELSE charged_interactions END), 0)::float8 AS interactions,
+        count(*)::int AS runs
+      FROM streams
+      WHERE account_id = ${input.accountId} AND period_start = ${input.periodStart.toISOString()}
+    )
     SELECT
-      count(*) FILTER (WHERE status = 'queued' OR charged_interactions IS NOT NULL)::int AS requests,
-      coalesce(sum(CASE WHEN status = 'queued' THEN num_interactions ELSE charged_interactions END), 0)::float8 AS interactions,
-      count(*)::int AS runs,
+      count(*) FILTER (WHERE status = 'queued' OR charged_interactions IS NOT NULL)::int + (SELECT requests FROM stream_period) AS requests,
+      coalesce(sum(CASE WHEN status = 'queued' THEN num_interactions ELSE charged_interactions END), 0)::float8
+        + (SELECT interactions FROM stream_period) AS interactions,
+      count(*)::int + (SELECT runs FROM stream_period) AS runs,
       (SELECT coalesce(array_agg(id::text), '{}') FROM simulations WHERE id = ANY(${sql.array(input.inflightIds, 'uuid')})) AS present
     FROM period
   `);

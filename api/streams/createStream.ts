@@ -1,0 +1,102 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { alignStartTime, endStream, insertStream, lockStreamSlots, type StreamRow } from '../../shared/db/queries/streams.ts';
+import { interactionsPerRequestExceeded, monthlyInteractionQuotaExceeded, monthlyRequestQuotaExceeded, streamConcurrencyLimitExceeded, validationFailed } from '../../shared/errors/errors.ts';
+import { isoTimestamp } from '../../shared/engine/writeTimestamp.ts';
+import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import { countStreamEvents } from '../../shared/streams/countStreamEvents.ts';
+import { resolveWebhookAddress } from '../../shared/streams/resolveWebhookAddress.ts';
+import { createCookieCipher } from '../auth/cookieCipher.ts';
+import type { Principal } from '../AppState.ts';
+import { LIMIT_OUTCOMES } from '../limits/createLimitScripts.ts';
+import { rebuildLimits } from '../limits/admitSimulation.ts';
+import { limitKeys } from '../limits/limitKeys.ts';
+import type { StreamRequest } from '../routes/streams/schema.ts';
+import type { Services } from '../Services.ts';
+import { drawSeed } from '../simulations/drawSeed.ts';
+
+const QUOTA_GRACE_S = 86_400;
+/** The purpose the webhook secret is sealed under (api/auth/cookieCipher.ts binds it as associated data). */
+export const WEBHOOK_SECRET_PURPOSE = 'stream-webhook-secret';
+
+/**
+ * POST /v1/streams after validation (DECISIONS "Live streams"): the per-request maximum (403), the
+ * webhook address (422), the quota reserved in Redis (403s), then the row inserted under the account's
+ * lock with its running streams counted (429), and the job enqueued. A refusal after the reservation
+ * gives it back. Returns the row and, for a webhook, the secret shown this once.
+ */
+export const createStream = async (services: Services, principal: Principal, request: StreamRequest): Promise<{ row: StreamRow; secret: string | null }> => {
+  if (request.numInteractions > principal.limits.max_interactions_per_request) {
+    throw interactionsPerRequestExceeded(principal.limits.max_interactions_per_request, request.numInteractions);
+  }
+  const { sink } = request;
+  if (sink.type === 'webhook') {
+    const address = await resolveWebhookAddress(new URL(sink.url), services.config.webhookAllowPrivate).catch(() => undefined);
+    if (address === undefined) {
+      throw validationFailed([{ path: 'sink.url', message: 'The webhook URL must resolve to a public address.' }]);
+    }
+  }
+  const now = services.now();
+  const period = monthlyPeriod(now);
+  const keys = limitKeys(services.redisPrefix, principal.accountId, period.key);
+  const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
+  const plan = principal.limits;
+  const ask = () => services.limitScripts.bssAdmitStream(keys.quota, plan.monthly_requests, plan.monthly_interactions, request.numInteractions, quotaTtl);
+  let [outcome = -1, used = 0] = await ask();
+  if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
+    await rebuildLimits(services, { accountId: principal.accountId, period, keys, quotaTtl });
+    [outcome = -1, used = 0] = await ask();
+  }
+  const resetsAt = period.end.toISOString();
+  if (outcome === LIMIT_OUTCOMES.monthlyRequestsUsedUp) throw monthlyRequestQuotaExceeded(plan.monthly_requests, used, resetsAt);
+  if (outcome === LIMIT_OUTCOMES.monthlyInteractionsExceeded) throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, request.numInteractions, resetsAt);
+  if (outcome !== LIMIT_OUTCOMES.admitted) throw new Error(`unexpected stream admission outcome ${outcome}`);
+
+  const giveBack = () => services.redis.hincrby(keys.quota, 'requests', -1).then(() => services.redis.hincrby(keys.quota, 'interactions', -request.numInteractions));
+  const seed = request.seed ?? drawSeed();
+  const stored = {
+    preset: request.preset,
+    profile: request.profile,
+    seed,
+    num_interactions: request.numInteractions,
+    engine_version: request.serviceVersion,
+    scenario: request.scenario,
+    population: request.population,
+    disorder: request.disorder,
+  };
+  const totalEvents = countStreamEvents({ ...request, seed, startTime: 0 });
+  const secret = sink.type === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
+  const sealed = secret === null ? null : createCookieCipher(services.config.sessionSecret, WEBHOOK_SECRET_PURPOSE).seal(Buffer.from(secret, 'utf8'));
+  let row: StreamRow;
+  try {
+    row = await services.pool.transaction(async (transaction) => {
+      const slots = await lockStreamSlots(transaction, principal.accountId);
+      if (slots.running >= slots.limit) throw streamConcurrencyLimitExceeded(slots.limit);
+      const id = randomUUID();
+      const inserted = await insertStream(transaction, {
+        id,
+        accountId: principal.accountId,
+        request: stored,
+        speed: request.speed,
+        startTime: request.startTime === undefined ? null : isoTimestamp(request.startTime),
+        numInteractions: request.numInteractions,
+        totalEvents,
+        sink,
+        webhookSecretSealed: sealed,
+        periodStart: period.start.toISOString(),
+      });
+      return request.startTime === undefined ? alignStartTime(transaction, id) : inserted;
+    });
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  try {
+    await services.streams.add({ streamId: row.id, quotaKey: keys.quota });
+  } catch (error) {
+    // No worker will ever run it: ended at once, nothing delivered, everything given back.
+    await endStream(services.pool, { id: row.id, status: 'failed', delivered: 0, deliveredRecords: 0, lastError: null });
+    await giveBack();
+    throw error;
+  }
+  return { row, secret };
+};

@@ -1,0 +1,102 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { ServerResponse } from 'node:http';
+import { completeStream, findStream, type StreamRow } from '../../shared/db/queries/streams.ts';
+import { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
+import { streamInputOf } from '../../shared/streams/streamInputOf.ts';
+import type { Services } from '../Services.ts';
+import { presentStream } from './presentStream.ts';
+
+/** A comment line at least this often (DECISIONS "Live streams": at least every 15 s). */
+const KEEP_ALIVE_MS = 15_000;
+/** Envelopes written between turns of the event loop, so one fast reader never starves the others. */
+const TURN_EVENTS = 256;
+/** How often a reader waiting on its clock looks whether the stream was cancelled or failed. */
+const STATUS_CHECK_MS = 1000;
+
+/**
+ * GET /v1/streams/{id}/events (docs/streams.md, "Server-Sent Events"). The envelopes are a function of
+ * the stream's inputs, so this process makes them itself from position `after` on (STYLE §18: resuming is
+ * re-reading from a position, byte-identical) and writes each when it is due by the stream's clock
+ * (created_at + (delivery time − start_time) / speed), with the socket's back-pressure: a reader that does
+ * not read holds only its own generator, which waits for its socket. No worker, buffer or shared state is
+ * between the reader and its bytes, so the loss of any process costs a reader only a reconnection.
+ */
+export const serveStreamEvents = async (services: Services, res: ServerResponse, first: StreamRow, after: number): Promise<void> => {
+  let row = first;
+  const createdMs = row.created_ms;
+  const events = new EnvelopeStream(streamInputOf(row));
+  let closed = false;
+  res.once('close', () => {
+    closed = true;
+  });
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Accel-Buffering': 'no',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.write(': stream\n\n');
+  let lastWrite = Date.now();
+  let lastCheck = Date.now();
+  // The last position this reader may have: all of them while running, what was delivered once ended.
+  const limitOf = (current: StreamRow): number => (current.status === 'running' || current.status === 'completed' ? current.num_interactions * 2 + 1 : current.delivered);
+
+  const write = async (text: string): Promise<void> => {
+    lastWrite = Date.now();
+    if (!res.write(text)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  };
+  const refresh = async (): Promise<void> => {
+    lastCheck = Date.now();
+    row = (await findStream(services.pool, { accountId: row.account_id, id: row.id })) ?? row;
+  };
+
+  // Resuming: the positions the reader has are made again and dropped, a turn of the loop now and then.
+  for (let position = 0; position < after && !closed; position += TURN_EVENTS) {
+    if (!events.skipTo(Math.min(after, position + TURN_EVENTS))) break;
+    await yieldToLoop();
+  }
+  let lastDueMs = 0;
+  let sinceTurn = 0;
+  for (;;) {
+    if (closed) return;
+    const envelope = events.next();
+    if (envelope === undefined || envelope.position > limitOf(row)) break;
+    lastDueMs = envelope.dueMs;
+    const dueAt = createdMs + envelope.dueMs;
+    while (!closed && Date.now() < dueAt) {
+      const now = Date.now();
+      if (now - lastCheck >= STATUS_CHECK_MS) await refresh();
+      if (envelope.position > limitOf(row)) break;
+      if (now - lastWrite >= KEEP_ALIVE_MS) await write(': keep-alive\n\n');
+      const wait = Math.min(dueAt - now, KEEP_ALIVE_MS - (now - lastWrite), STATUS_CHECK_MS);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait)));
+    }
+    if (closed || envelope.position > limitOf(row)) break;
+    await write(`id: ${envelope.position}\ndata: ${envelope.json}\n\n`);
+    if (++sinceTurn >= TURN_EVENTS) {
+      sinceTurn = 0;
+      await yieldToLoop();
+    }
+  }
+  if (closed) return;
+  if (row.status === 'running') {
+    await refresh();
+    if (row.status === 'running' && lastDueMs > 0 && events.next() === undefined) {
+      // The last event is delivered: completing is idempotent with the worker's (same finished_at).
+      await completeStream(services.pool, { id: row.id, finishedMs: createdMs + lastDueMs });
+      await refresh();
+    }
+  }
+  await write(`event: end\ndata: ${JSON.stringify(presentStream(row))}\n\n`);
+  res.end();
+};
