@@ -14,7 +14,7 @@ export interface SseRead {
  * Reads GET /v1/streams/{id}/events over real HTTP until the stream ends, or until `stopAfter` events
  * (then it hangs up, as a reader that leaves).
  */
-export const readSse = (url: string, key: string, options: { lastEventId?: number; stopAfter?: number } = {}): Promise<SseRead> =>
+export const readSse = (url: string, key: string, options: { lastEventId?: number; stopAfter?: number; onProgress?: (messages: number) => void } = {}): Promise<SseRead> =>
   new Promise((resolve, reject) => {
     const request = http.get(url, { headers: { Authorization: `Bearer ${key}`, ...(options.lastEventId === undefined ? {} : { 'Last-Event-ID': String(options.lastEventId) }) } }, (response) => {
       let text = '';
@@ -37,6 +37,7 @@ export const readSse = (url: string, key: string, options: { lastEventId?: numbe
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
         text += chunk;
+        options.onProgress?.(text.split('\nid: ').length - 1);
         if (options.stopAfter !== undefined && (text.match(/\nid: /g)?.length ?? 0) + (text.startsWith('id: ') ? 1 : 0) >= options.stopAfter) {
           request.destroy();
           finish();
