@@ -19,7 +19,7 @@ function distance(a: string, b: string, limit: number): number {
 
 /**
  * The known name closest to a misspelt one (a different case counts as one edit), or undefined when none
- * is close: at most a third of the name's letters (at least one) differ.
+ * is close: at most a third of the name's letters (at least one, never all) differ.
  */
 export function suggestName(name: string, known: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
@@ -28,7 +28,8 @@ export function suggestName(name: string, known: Iterable<string>): string | und
   for (const candidate of known) {
     if (candidate === name) continue;
     const d = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : distance(name, candidate, limit);
-    if (d < bestDistance) {
+    // A suggestion keeps at least one letter of the name ('Z' suggests nothing, not every one-letter name).
+    if (d < bestDistance && d < name.length) {
       best = candidate;
       bestDistance = d;
     }
