@@ -9,7 +9,7 @@ export const KIND_ENUM = 2;
 /** An account model's number: the double itself, NaN for null. */
 export const KIND_FLOAT = 3;
 /** An account model's integer: NaN for null. */
-export const KIND_NULLABLE_INTEGER = 4;
+const KIND_NULLABLE_INTEGER = 4;
 /** An account model's number rounded to 1..8 decimals: the double itself, NaN for null. */
 export const KIND_ROUNDED = 5;
 
