@@ -280,6 +280,10 @@ export class ExpressionCompiler {
         break;
     }
     const base = context.nextSite();
+    if (node.args.every(isConstant)) {
+      const constant = this.constantDraw(node.callee, base, node.args.map(constantValue));
+      if (constant !== undefined) return constant;
+    }
     switch (node.callee) {
       case 'uniform':
         return (f) => draw.uniform(f.rng, base, a(f), b(f));
@@ -301,6 +305,25 @@ export class ExpressionCompiler {
         return (f) => draw.bernoulli(f.rng, base, a(f));
       default:
         throw new Error(`not a number function: ${node.callee}`);
+    }
+  }
+
+  /** A draw whose arguments are constants (`normal(0, 1)`): the arguments are not evaluated per draw. */
+  private constantDraw(callee: string, base: number, args: readonly number[]): NumberCode | undefined {
+    const [a = Number.NaN, b = Number.NaN] = args;
+    switch (callee) {
+      case 'uniform':
+        return (f) => draw.uniform(f.rng, base, a, b);
+      case 'normal':
+        return (f) => draw.normal(f.rng, base, a, b);
+      case 'lognormal':
+        return (f) => draw.lognormal(f.rng, base, a, b);
+      case 'exponential':
+        return (f) => draw.exponential(f.rng, base, a);
+      case 'bernoulli':
+        return (f) => draw.bernoulli(f.rng, base, a);
+      default:
+        return undefined;
     }
   }
 
@@ -328,6 +351,14 @@ export class ExpressionCompiler {
           return op === '&&' ? (f) => a(f) && b(f) : (f) => a(f) || b(f);
         }
         const side = this.types.get(node.left)?.type;
+        if ((op === '==' || op === '!=') && side === 'string' && (node.left.kind === 'string' || node.right.kind === 'string')) {
+          // `state == 'Active'`: one closure, the literal's id a constant.
+          const literal = node.left.kind === 'string' ? node.left : node.right;
+          const other = this.str(literal === node.left ? node.right : node.left);
+          this.context.nodes++;
+          const id = this.context.stringId((literal as ExpressionNode & { kind: 'string' }).value);
+          return op === '==' ? (f) => other(f) === id : (f) => other(f) !== id;
+        }
         if (op === '==' || op === '!=') {
           // Strings compare by id (one id per distinct string); numbers and booleans by value.
           const a = side === 'string' ? this.str(node.left) : side === 'boolean' ? this.bool(node.left) : this.num(node.left);
