@@ -85,6 +85,18 @@ export class ModelSimulator extends ScenarioSimulator<Float64Array> implements S
     this.weights = new Float64Array(program.stateCount);
   }
 
+  /**
+   * Engine 4: the seconds the model's clock puts before the record just written (DECISIONS "Event time"):
+   * `start_offset_seconds` on a sequence's first record, `step_seconds` after (defaults 0 and 1),
+   * evaluated on the record's frame like a field (modelClock.ts in shared/engine/eventTime).
+   */
+  clockSeconds(): number {
+    const clock = this.program.clock;
+    const first = this.sequence.step === 1;
+    if (clock === undefined) return first ? 0 : 1;
+    return (first ? clock.startOffsetSeconds : clock.stepSeconds)(this.frame);
+  }
+
   /** Expression nodes evaluated so far (counted only when the model was compiled with countNodes). */
   get evaluatedNodes(): number {
     return this.frame.evaluated;

@@ -15,7 +15,9 @@ const SEED = 1;
 export function sampleModel(model: CompiledModel): ModelSample {
   const profile = model.engine.defaultProfile;
   const records = generateRecords({ model, profile, seed: SEED, numInteractions: SAMPLE_RECORDS });
-  const { simulator } = createSimulation({ model, profile, seed: SEED, numInteractions: SUMMARY_RECORDS });
+  // The summary reads engine 3's slots (state in slot 2, the fields after it): engine 4's records are the
+  // same but for event_time in slot 2 (DECISIONS "Event time"), so the summary runs engine 3.
+  const { simulator } = createSimulation({ model, profile, seed: SEED, numInteractions: SUMMARY_RECORDS, serviceVersion: '3.0.0' });
   const fields = model.engine.fields;
   const states = model.engine.states;
   const stateCounts = new Float64Array(states.length);

@@ -4,6 +4,7 @@ import type { PresetName, SimulationRecord } from '../../shared/engine/index.ts'
 import { InstantHeap } from '../../shared/engine/eventTime/InstantHeap.ts';
 import { parseTimestamp } from '../../shared/engine/parseTimestamp.ts';
 import { isoTimestamp, writeTimestamp } from '../../shared/engine/writeTimestamp.ts';
+import { compiled, definition } from '../models/helpers/modelFixtures.ts';
 
 // Engine 4 (DECISIONS "Event time") at the engine: its other fields are engine 3's, its instants print as
 // ECMAScript's toISOString, and time order is a merge of the same sequences, prefix-stable.
@@ -108,4 +109,30 @@ test('with a population of 1, each sequence starts after the previous one ended'
 test('start_time, order and population are engine 4\'s: an earlier engine refuses them', (t) => {
   t.throws(() => generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 1, numInteractions: 2, serviceVersion: '3.0.0', order: 'time' }), { instanceOf: RangeError });
   t.throws(() => generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 1, numInteractions: 2, population: 0 }), { instanceOf: RangeError });
+});
+
+test('an account model under engine 4: its clock places each record (start_offset_seconds, then step_seconds), engine 3\'s fields unchanged', (t) => {
+  const model = compiled(
+    definition({ transitions: { A: { B: 0.5 }, B: { A: 0.5 } }, clock: { step_seconds: "state == 'A' ? 60 : uniform(1, 2)", start_offset_seconds: 30 } }),
+    'clocked',
+  );
+  const input = { model, profile: model.engine.defaultProfile, seed: 5, numInteractions: 600 };
+  const four = generateRecords(input);
+  const three = generateRecords({ ...input, serviceVersion: '3.0.0' });
+  t.deepEqual(four.map((r) => without(r, 'event_time')), three);
+  t.deepEqual(Object.keys(four[0]!).slice(0, 4), ['sequence_id', 'interaction_id', 'event_time', 'state']);
+  const at = (r: SimulationRecord) => Date.parse(String(r.event_time));
+  for (let i = 0; i < four.length; i++) {
+    const r = four[i]!;
+    const previous = four[i - 1];
+    if (previous === undefined || previous.sequence_id !== r.sequence_id) continue;
+    const gap = at(r) - at(previous);
+    if (r.state === 'A') t.is(gap, 60_000);
+    else t.true(gap >= 1000 && gap <= 2000, String(gap));
+  }
+  t.is(at(four[0]!), Date.UTC(2026, 0, 1) + 30_000);
+  // Without a clock: 0 and 1 s.
+  const plain = generateRecords({ ...input, model: compiled(definition(), 'plain') });
+  t.is(plain[0]!.event_time, '2026-01-01T00:00:00.000Z');
+  t.is(plain[1]!.event_time, '2026-01-01T00:00:01.000Z');
 });

@@ -52,7 +52,7 @@ test('JSON, NDJSON, CSV and Parquet carry the same records, nullable numbers and
   );
   const csv = Buffer.concat([...writeRecordChunks(input(500), 'csv')]).toString('utf8');
   const lines = csv.split('\r\n');
-  t.is(lines[0], 'sequence_id,interaction_id,state,revenue,seats,plan,ratio,scenario_event');
+  t.is(lines[0], 'sequence_id,interaction_id,event_time,state,revenue,seats,plan,ratio,scenario_event');
   const quoted = records.findIndex((r) => r.plan === 'pro, "annual"');
   t.true(lines[quoted + 1]!.includes(',"pro, ""annual""",'));
   const nullRatio = records.findIndex((r) => r.ratio === null);
@@ -145,7 +145,7 @@ test('the catalog block describes the model as the Preset resource describes a p
     { type: 'price_hike', description: 'prices rise', effect: 'prices rise' },
     { type: 'outage', description: 'the service is down', effect: 'the service is down' },
   ]);
-  t.deepEqual(catalog.engine_versions, ['3.0.0']);
+  t.deepEqual(catalog.engine_versions, ['4.0.0', '3.0.0']);
 });
 
 test('the sample: the first 20 records of seed 1 with the default profile, and a summary over 10,000', (t) => {

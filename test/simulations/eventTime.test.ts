@@ -282,3 +282,33 @@ test('history Runs carry start_time, order and population (null before engine 4)
   const olderRun = await getWithKey(app, `/v1/simulations/${older.body.simulation_id}`, key);
   t.like(olderRun.body, { start_time: null, order: null, population: null });
 });
+
+test('a scenario event at_time starts at the first record of each targeted sequence at or after the instant, in both orders; at_time needs engine 4', async (t) => {
+  const at = '2026-03-02T00:00:00Z';
+  for (const order of ['sequence', 'time']) {
+    const body = { preset: 'healthcare', profile: 'chronic_condition', seed: 31, num_interactions: 3000, order, population: 20 };
+    const plain = await run(body);
+    const shocked = await run({ ...body, scenario: { events: [{ type: 'missed_medication', sequence: 'all', at_time: at, duration: 5 }] } });
+    t.is(shocked.status, 200, shocked.text);
+    t.deepEqual(shocked.body.scenario.events[0], { type: 'missed_medication', sequence: 'all', at_time: '2026-03-02T00:00:00.000Z', duration: 5, intensity: 1 });
+    const before = bySequence(plain.body.data);
+    let labelled = 0;
+    for (const [id, records] of bySequence(shocked.body.data)) {
+      const first = records.findIndex((row) => ms(row) >= Date.parse(at));
+      records.forEach((row, i) => {
+        const inside = first >= 0 && i >= first && i < first + 5;
+        t.is(row.scenario_event, inside ? 'missed_medication' : null, `${order} sequence ${id} record ${i}`);
+        if (inside) labelled++;
+      });
+      // Before the event, the sequence is its counterfactual's.
+      const n = first < 0 ? records.length : first;
+      t.deepEqual(withoutId(records.slice(0, n)), withoutId(before.get(id)!.slice(0, n)));
+    }
+    t.true(labelled > 20, `${order}: ${labelled} labelled`);
+  }
+  const refused = await run({ preset: 'finance', num_interactions: 5, engine_version: '3', scenario: { events: [{ type: 'rally', sequence: 1, at_time: at, duration: 5 }] } });
+  t.is(refused.status, 422);
+  t.true(refused.body.error.details.issues.some((issue: { path: string }) => issue.path === 'scenario.events.0.at_time'), JSON.stringify(refused.body.error.details.issues));
+  const both = await run({ preset: 'finance', num_interactions: 5, scenario: { events: [{ type: 'rally', sequence: 1, at_step: 2, at_time: at, duration: 5 }] } });
+  t.is(both.status, 422);
+});
