@@ -17,7 +17,10 @@ const scenarioJson = (scenario: Scenario | undefined): string =>
   scenario === undefined
     ? 'null'
     : JSON.stringify({
-        events: scenario.events.map(({ type, sequence, at_step, duration, intensity }) => ({ type, sequence, at_step, duration, intensity })),
+        // An event names at_step or (engine 4) at_time, in the place at_step has.
+        events: scenario.events.map(({ type, sequence, at_step, at_time, duration, intensity }) =>
+          at_time === undefined ? { type, sequence, at_step, duration, intensity } : { type, sequence, at_time, duration, intensity },
+        ),
       });
 
 /** Engine 4's echoed start_time, order and population (nothing for engines before 4), in one key order. */

@@ -36,7 +36,7 @@ export function createSimulation(input: RunInput): Simulation {
     if (model.scenarioEvents === undefined) {
       throw new RangeError(`scenarios need engine ${SCENARIO_ENGINE_MAJOR} or later, not ${serviceVersion}`);
     }
-    checkScenario(scenario, model.scenarioEvents.map((e) => e.type));
+    checkScenario(scenario, model.scenarioEvents.map((e) => e.type), model.timed === true);
   }
   const timing = timingOf(input, model.timed === true, serviceVersion);
   // A model's randomness is addressed by its digest, as a preset's by its name (DECISIONS "Models").

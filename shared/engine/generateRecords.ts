@@ -20,6 +20,7 @@ export function generateRecords(input: RunInput): SimulationRecord[] {
         field.kind === 'enum' ? (x < 0 ? null : field.values[x]!)
         : field.kind === 'timestamp' ? isoTimestamp(x)
         : field.kind === 'decimal' ? x / POWERS_OF_TEN[field.decimals]!
+        : x !== x ? null // an account model's number with no value
         : x;
     }
     records.push(record);

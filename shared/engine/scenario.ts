@@ -1,3 +1,4 @@
+import { parseTimestamp } from './parseTimestamp.ts';
 import type { PresetName } from './presetName.ts';
 
 /**
@@ -10,8 +11,13 @@ export interface ScenarioEvent {
   readonly type: string;
   /** The targeted sequence_id (>= 1), or every sequence. */
   readonly sequence: number | 'all';
-  /** 1-based position within the sequence of the event's first record. */
-  readonly at_step: number;
+  /** 1-based position within the sequence of the event's first record; exactly one of at_step and at_time. */
+  readonly at_step?: number | undefined;
+  /**
+   * Engine 4 on: ISO 8601 UTC instant (canonical); the event starts at the first record of each targeted
+   * sequence at or after it (DECISIONS "Event time").
+   */
+  readonly at_time?: string | undefined;
   /** Steps the event lasts, 1..1000. */
   readonly duration: number;
   /** 0 < intensity <= 3. */
@@ -54,13 +60,13 @@ export const SCENARIO_EVENT_TYPES: Readonly<Record<PresetName, readonly string[]
   mobile_app: ['outage', 'promotion', 'churn_wave'],
 };
 
-const EVENT_KEYS = new Set(['type', 'sequence', 'at_step', 'duration', 'intensity']);
+const EVENT_KEYS = new Set(['type', 'sequence', 'at_step', 'at_time', 'duration', 'intensity']);
 
 /**
  * The engine's own guard on a scenario (callers validate requests first, with every issue named): throws
  * a RangeError naming the first problem, so a bad job can never produce silently wrong data.
  */
-export function checkScenario(scenario: Scenario, types: readonly string[]): void {
+export function checkScenario(scenario: Scenario, types: readonly string[], timed = false): void {
   const events = scenario.events;
   if (events.length < SCENARIO_LIMITS.minEvents || events.length > SCENARIO_LIMITS.maxEvents) {
     throw new RangeError(`scenario.events must hold ${SCENARIO_LIMITS.minEvents} to ${SCENARIO_LIMITS.maxEvents} events`);
@@ -72,7 +78,12 @@ export function checkScenario(scenario: Scenario, types: readonly string[]): voi
     if (event.sequence !== 'all' && !(Number.isSafeInteger(event.sequence) && event.sequence >= 1)) {
       throw new RangeError(`${at}.sequence: an integer >= 1 or "all"`);
     }
-    if (!(Number.isSafeInteger(event.at_step) && event.at_step >= 1)) throw new RangeError(`${at}.at_step: an integer >= 1`);
+    if ((event.at_step === undefined) === (event.at_time === undefined)) throw new RangeError(`${at}: exactly one of at_step and at_time`);
+    if (event.at_step !== undefined && !(Number.isSafeInteger(event.at_step) && event.at_step >= 1)) throw new RangeError(`${at}.at_step: an integer >= 1`);
+    if (event.at_time !== undefined) {
+      if (!timed) throw new RangeError(`${at}.at_time: needs engine 4 or later (records with event_time)`);
+      if (parseTimestamp(event.at_time) === undefined) throw new RangeError(`${at}.at_time: an ISO 8601 UTC instant`);
+    }
     if (!(Number.isInteger(event.duration) && event.duration >= SCENARIO_LIMITS.minDuration && event.duration <= SCENARIO_LIMITS.maxDuration)) {
       throw new RangeError(`${at}.duration: an integer ${SCENARIO_LIMITS.minDuration}..${SCENARIO_LIMITS.maxDuration}`);
     }

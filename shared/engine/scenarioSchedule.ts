@@ -1,4 +1,8 @@
+import { parseTimestamp } from './parseTimestamp.ts';
 import type { Scenario } from './scenario.ts';
+
+/** A step no sequence reaches: an at_time event's start until its sequence is placed in time. */
+export const NEVER = 0x7fffffff;
 
 /**
  * A scenario's events as a run's simulator asks about them: which event, if any, is active at a step of a
@@ -14,6 +18,9 @@ export class ScenarioSchedule {
   private readonly sequences: Int32Array;
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
+  private readonly durations: Int32Array;
+  /** Per event: its at_time in milliseconds, NaN for an at_step event. */
+  readonly atTimes: Float64Array;
   // The events targeting the current sequence, in scenario order.
   private readonly current: Int32Array;
   private currentCount = 0;
@@ -24,8 +31,11 @@ export class ScenarioSchedule {
     this.intensities = Float64Array.from(events, (e) => e.intensity);
     // 0 stands for "all": sequence ids start at 1.
     this.sequences = Int32Array.from(events, (e) => (e.sequence === 'all' ? 0 : e.sequence));
-    this.starts = Int32Array.from(events, (e) => e.at_step);
-    this.ends = Int32Array.from(events, (e) => e.at_step + e.duration);
+    // An at_time event starts where its sequence reaches the instant (setStart); never until then.
+    this.starts = Int32Array.from(events, (e) => e.at_step ?? NEVER);
+    this.ends = Int32Array.from(events, (e) => (e.at_step === undefined ? NEVER : e.at_step + e.duration));
+    this.durations = Int32Array.from(events, (e) => e.duration);
+    this.atTimes = Float64Array.from(events, (e) => (e.at_time === undefined ? Number.NaN : (parseTimestamp(e.at_time) ?? Number.NaN)));
     this.current = new Int32Array(events.length);
   }
 
@@ -40,6 +50,12 @@ export class ScenarioSchedule {
     return count > 0;
   }
 
+  /** Whether event k targets `sequence`. */
+  targets(k: number, sequence: number): boolean {
+    const target = this.sequences[k]!;
+    return target === 0 || target === sequence;
+  }
+
   /** The event active at this step (1-based) of the entered sequence, or -1. */
   activeAt(step: number): number {
     for (let i = 0; i < this.currentCount; i++) {
@@ -47,6 +63,15 @@ export class ScenarioSchedule {
       if (step >= this.starts[k]! && step < this.ends[k]!) return k;
     }
     return -1;
+  }
+
+  /**
+   * Engine 4: where an at_time event starts in the sequence about to run (the step of its first record at
+   * or after the instant; NEVER when the sequence does not reach it).
+   */
+  setStart(k: number, step: number): void {
+    this.starts[k] = step;
+    this.ends[k] = step === NEVER ? NEVER : step + this.durations[k]!;
   }
 
   /** The step at which event k started (its at_step). */

@@ -1,14 +1,26 @@
 import { z } from 'zod';
+import { parseTimestamp } from './parseTimestamp.ts';
 import { SCENARIO_LIMITS, type Scenario } from './scenario.ts';
+import { isoTimestamp } from './writeTimestamp.ts';
 
 // Parsed keys come out in the order of these shapes whatever order they came in, and a ledger jsonb
 // (which keeps keys in an order of its own) read back through it too: the echo prints them in this order.
-const scenarioEventSchema = z.strictObject({
+const scenarioEventShape = z.strictObject({
   type: z.string().describe("One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."),
   sequence: z
     .union([z.int().min(1), z.literal('all')], { error: 'Expected a sequence_id (an integer >= 1) or "all".' })
     .describe('The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence.'),
-  at_step: z.int().min(1).describe("The position within the sequence of the event's first record; 1 is the sequence's first record."),
+  at_step: z
+    .int()
+    .min(1)
+    .optional()
+    .describe("The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`."),
+  at_time: z
+    .string()
+    .optional()
+    .describe(
+      'Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds.',
+    ),
   duration: z.int().min(SCENARIO_LIMITS.minDuration).max(SCENARIO_LIMITS.maxDuration).describe('How many steps (records of the sequence) the event lasts, 1–1000.'),
   intensity: z
     .number()
@@ -16,6 +28,21 @@ const scenarioEventSchema = z.strictObject({
     .max(SCENARIO_LIMITS.maxIntensity)
     .default(SCENARIO_LIMITS.defaultIntensity)
     .describe('How strong the event is, 0 < intensity <= 3; 1 when absent.'),
+});
+
+// Exactly one of at_step and at_time; at_time made canonical (milliseconds, as records print instants).
+const scenarioEventSchema = scenarioEventShape.transform((event, context) => {
+  if ((event.at_step === undefined) === (event.at_time === undefined)) {
+    context.addIssue({ code: 'custom', path: ['at_step'], message: 'Give exactly one of at_step and at_time.' });
+    return z.NEVER;
+  }
+  if (event.at_time === undefined) return { type: event.type, sequence: event.sequence, at_step: event.at_step, duration: event.duration, intensity: event.intensity };
+  const ms = parseTimestamp(event.at_time);
+  if (ms === undefined) {
+    context.addIssue({ code: 'custom', path: ['at_time'], message: 'Expected an ISO 8601 UTC instant like 2026-01-05T21:00:00.000Z (Z required).' });
+    return z.NEVER;
+  }
+  return { type: event.type, sequence: event.sequence, at_time: isoTimestamp(ms), duration: event.duration, intensity: event.intensity };
 });
 
 /**

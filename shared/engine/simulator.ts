@@ -42,6 +42,13 @@ export interface Simulator {
 export interface SubjectSimulator extends Simulator {
   seek(sequenceId: number): void;
   readonly sequenceEnded: boolean;
+  /** Where at_time event k starts in the sequence about to run (ScenarioSchedule.setStart). */
+  setEventStart(k: number, step: number): void;
+  /**
+   * An account model's clock (DECISIONS "Models", `clock`): the seconds before the record just written,
+   * its start_offset_seconds on a sequence's first record, its step_seconds after. Presets have none.
+   */
+  clockSeconds?(): number;
 }
 
 /** What the engine runs: a preset's model of one engine version, or an account's compiled model. */

@@ -3,7 +3,8 @@ import { createSimulation } from './createSimulation.ts';
 import type { TextFormat } from './outputFormat.ts';
 import { engineModelOf } from './engineModelOf.ts';
 import type { RunInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_INTEGER, KIND_TIMESTAMP, recordLayout } from './recordLayout.ts';
+import { KIND_DECIMAL, KIND_ENUM, KIND_FLOAT, KIND_INTEGER, KIND_ROUNDED, KIND_TIMESTAMP, recordLayout } from './recordLayout.ts';
+import { writeFloat, writeRounded } from './writeFloat.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
 import { writeTimestamp } from './writeTimestamp.ts';
@@ -92,9 +93,18 @@ export function* writeRecordChunks(input: RunInput, format: TextFormat, options:
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
       } else if (kind === KIND_TIMESTAMP) {
         pos = putChunk(view, writeTimestamp(view, pos, x), after[j]!);
-      } else {
+      } else if (kind === KIND_ENUM) {
         // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
         pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);
+      } else if (x !== x) {
+        // An account model's number or integer with no value (NaN: docs/models.md).
+        pos = putChunk(view, pos, nullChunks[j]!);
+      } else {
+        const end =
+          kind === KIND_ROUNDED ? writeRounded(view, pos, x, decimals[j]!)
+          : kind === KIND_FLOAT ? writeFloat(view, pos, x)
+          : writeInteger(view, pos, x);
+        pos = putChunk(view, end, after[j]!);
       }
     }
   }

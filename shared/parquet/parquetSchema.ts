@@ -23,6 +23,7 @@ export const parquetSchema = (fields: readonly ParquetField[]): SchemaElement[] 
       case 'integer':
         return { name: field.name, type: 'INT64', repetition_type };
       case 'decimal':
+      case 'float':
         return { name: field.name, type: 'DOUBLE', repetition_type };
       case 'enum':
       case 'timestamp':

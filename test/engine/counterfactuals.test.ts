@@ -71,7 +71,7 @@ test('untargeted sequences are identical but interaction_id; targeted ones are i
         if (id >= control.last || id >= treated.last) continue;
         t.deepEqual(records.map(withoutInteractionId), other.map(withoutInteractionId), `${describe(c)} sequence ${id}`);
       } else {
-        const before = Math.min(...events.map((e) => e.at_step)) - 1;
+        const before = Math.min(...events.map((e) => e.at_step!)) - 1;
         const n = Math.min(before, records.length, other.length);
         t.deepEqual(records.slice(0, n).map(withoutInteractionId), other.slice(0, n).map(withoutInteractionId), `${describe(c)} sequence ${id}`);
       }
@@ -88,7 +88,7 @@ test('every record in an event window carries the first-listed active event type
       const id = sequence[0]!.sequence_id as number;
       sequence.forEach((record, i) => {
         const step = i + 1;
-        const active = c.scenario.events.find((e) => targets(e, id) && step >= e.at_step && step < e.at_step + e.duration);
+        const active = c.scenario.events.find((e) => targets(e, id) && step >= e.at_step! && step < e.at_step! + e.duration);
         if (record.scenario_event !== (active?.type ?? null)) bad++;
       });
     }
@@ -113,7 +113,7 @@ test('two scenarios that differ in one event differ only in the sequences it tar
         if (id >= a.last || id >= b.last) continue;
         t.deepEqual(records.map(withoutInteractionId), other.map(withoutInteractionId), `${describe(c)} + ${JSON.stringify(extra)} sequence ${id}`);
       } else {
-        const n = Math.min(extra.at_step - 1, records.length, other.length);
+        const n = Math.min(extra.at_step! - 1, records.length, other.length);
         t.deepEqual(records.slice(0, n).map(withoutInteractionId), other.slice(0, n).map(withoutInteractionId), `${describe(c)} + ${JSON.stringify(extra)} sequence ${id}`);
       }
     }

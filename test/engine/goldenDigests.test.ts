@@ -10,6 +10,20 @@ import type { Scenario } from '../../shared/engine/scenario.ts';
 // with its digests recorded here. Never edit the digests of a released version: every version the service
 // ships stays selectable with engine_version, byte-identical forever (DECISIONS "Engine versions").
 const GOLDEN: Record<string, [PresetName, string, number, number, string][]> = {
+  '4.0.0': [
+    ['education', 'average', 42, 1000, 'b56add5aecabdf87e65580cc50a2e77a97fc1683fe0fcdd8c7093119591a92fd'],
+    ['education', 'slow_inaccurate', 4294967295, 300, 'dd2067f76589e1e9bf6fa95c804df8200b2757f448d37fcd19167e5fa32439b8'],
+    ['education', 'average', 0, 1, '99f038330e6ee1b88219c09aca1889505f56471acc5f2ce0edf47cd515bc5f03'],
+    ['finance', 'balanced_investor', 42, 1000, 'beb7eaa9e11b879faa89f971b6371bc89047d192f5e7a847fc9efaad6436d2bb'],
+    ['finance', 'active_trader', 4294967295, 300, '037c44af67ce80322d63b8ed4f9074eb68fc23c8490b96351cf03bb062ce3948'],
+    ['finance', 'conservative_investor', 0, 1, '2c2804553b169bde701b038ec6741fee86e8c90d14f891dc1c3af371f00a2591'],
+    ['healthcare', 'stable_outpatient', 42, 1000, 'a074719cb5979070cd299443f9ecc32fb5a703e044a50299659a7ddf32e6fc14'],
+    ['healthcare', 'critical_care', 4294967295, 300, '75d6318224fbe42bc2b26495bfc85259181d4ea752cb76971c5db46ff841e76a'],
+    ['healthcare', 'stable_outpatient', 0, 1, 'f77c983dd053bedf67dace56c83c0050e9c9e0d8bcfbe38813f33a266541f9ad'],
+    ['mobile_app', 'casual_user', 42, 1000, 'd4e1f4de9f592f2467bb22f5c22d51156ec39dd2ec6a861d104a4f368f7f602d'],
+    ['mobile_app', 'churn_risk', 4294967295, 300, '4747021ee4da5e490d210a496c709d0b64fe9aed9c4bc4eb13b785e2c82ff680'],
+    ['mobile_app', 'casual_user', 0, 1, 'c29bc364003057a278188752eeee40a4d06b2e90f5fb0fd30b948119c5d013a4'],
+  ],
   '1.0.0': [
     ['education', 'average', 42, 1000, '25e49fc8825a1a26c42e2a3704dc7469c19cd5f43f9fd88b10248c62c62cf731'],
     ['education', 'slow_inaccurate', 4294967295, 300, 'df49e2741c9a3c20741f4b8fb07745bbf0fb47553da8f00c782b0511ea8ff07d'],
@@ -84,6 +98,21 @@ const GOLDEN_SCENARIOS: [PresetName, string, number, number, Scenario, string][]
 for (const [preset, profile, seed, n, scenario, digest] of GOLDEN_SCENARIOS) {
   test(`output of ${preset}/${profile} seed ${seed} n ${n} with a scenario matches its 3.0.0 golden digest`, (t) => {
     const bytes = writeRecordsJson({ preset, profile, seed, numInteractions: n, serviceVersion: '3.0.0', scenario });
+    t.is(createHash('sha256').update(bytes).digest('hex'), digest);
+  });
+}
+
+// Engine 4 in time order (a population of 37 from 2030-01-01): the merge is part of what a seed promises.
+const GOLDEN_TIME_ORDER: [PresetName, string, number, number, string][] = [
+  ['education', 'average', 42, 2000, '98b7a658672aa37036b00e604d33393a3d4b1acc15259530bb84e253f392440b'],
+  ['finance', 'balanced_investor', 42, 2000, '68456f7d6735da7d7d11bf6b39625037b7111fc89766816b0252e4013edf68cc'],
+  ['healthcare', 'chronic_condition', 42, 2000, 'ede085c43f6881ee588c66b300e27e4258ccc667d0aaccb5a3554c48f2dfadad'],
+  ['mobile_app', 'casual_user', 42, 2000, 'e7be379f771915a7c4a4e11c63d655baa15aaba044529ecc459447cd0e239d86'],
+];
+
+for (const [preset, profile, seed, n, digest] of GOLDEN_TIME_ORDER) {
+  test(`output of ${preset}/${profile} seed ${seed} n ${n} in time order matches its 4.0.0 golden digest`, (t) => {
+    const bytes = writeRecordsJson({ preset, profile, seed, numInteractions: n, serviceVersion: '4.0.0', order: 'time', population: 37, startTime: 1_893_456_000_000 });
     t.is(createHash('sha256').update(bytes).digest('hex'), digest);
   });
 }

@@ -25,11 +25,11 @@ useFileStack(
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-test('without engine_version the newest engine (3.0.0) runs', async (t) => {
+test('without engine_version the newest engine (4.0.0) runs', async (t) => {
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 50, seed: 42 }, { key });
   t.is(response.status, 200, response.text);
-  t.is(response.body.metadata.service_version, '3.0.0');
-  t.deepEqual(response.body.data, generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 50, serviceVersion: '3.0.0' }));
+  t.is(response.body.metadata.service_version, '4.0.0');
+  t.deepEqual(response.body.data, generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 50, serviceVersion: '4.0.0' }));
 });
 
 for (const [requested, exact] of [
@@ -39,6 +39,8 @@ for (const [requested, exact] of [
   ['2.0.0', '2.0.0'],
   ['3', '3.0.0'],
   ['3.0.0', '3.0.0'],
+  ['4', '4.0.0'],
+  ['4.0.0', '4.0.0'],
 ] as const) {
   test(`engine_version "${requested}" runs engine ${exact} and says so in metadata.service_version`, async (t) => {
     const response = await postSimulation(app, { preset: 'finance', num_interactions: 50, seed: 42, engine_version: requested }, { key });
@@ -61,7 +63,7 @@ test('engine 1 is byte-identical to its golden digest through the API, and diffe
 test('every preset runs on every engine version it lists', async (t) => {
   const catalog = (await (await fetch(`${app.url}/v1/presets`)).json()) as { name: string; engine_versions: string[] }[];
   for (const preset of catalog) {
-    t.deepEqual(preset.engine_versions, ['3.0.0', '2.0.0', '1.0.0']);
+    t.deepEqual(preset.engine_versions, ['4.0.0', '3.0.0', '2.0.0', '1.0.0']);
     for (const version of preset.engine_versions) {
       const response = await postSimulation(app, { preset: preset.name, num_interactions: 5, seed: 3, engine_version: version }, { key });
       t.is(response.status, 200, response.text);

@@ -56,8 +56,8 @@ test('finance records carry the fields the specification lists', async (t) => {
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 5, seed: 1 }, { key });
   t.is(response.status, 200);
   for (const record of response.body.data) {
-    // The newest engine (3) ends every record with scenario_event, null without a scenario.
-    t.deepEqual(Object.keys(record).sort(), ['daily_return', 'interaction_id', 'portfolio_value', 'risk_alert', 'scenario_event', 'sequence_id', 'state'].sort());
+    // The newest engine (4) carries event_time and ends every record with scenario_event, null without a scenario.
+    t.deepEqual(Object.keys(record).sort(), ['daily_return', 'event_time', 'interaction_id', 'portfolio_value', 'risk_alert', 'scenario_event', 'sequence_id', 'state'].sort());
     t.is(record.scenario_event, null);
   }
 });

@@ -39,7 +39,7 @@ const INVALID: ReadonlyArray<readonly [string, unknown, string]> = [
   ['no preset', { num_interactions: 10 }, 'preset'],
   ['an unknown field', { preset: 'finance', num_interactions: 10, sed: 1 }, 'sed'],
   ['a preset that is not a string', { preset: 3, num_interactions: 10 }, 'preset'],
-  ['an unknown engine major', { preset: 'finance', num_interactions: 10, engine_version: '4' }, 'engine_version'],
+  ['an unknown engine major', { preset: 'finance', num_interactions: 10, engine_version: '5' }, 'engine_version'],
   ['an engine version the service does not have', { preset: 'finance', num_interactions: 10, engine_version: '1.0.1' }, 'engine_version'],
   ['an engine version that is not a version', { preset: 'finance', num_interactions: 10, engine_version: 'latest' }, 'engine_version'],
   ['an engine version given as a number', { preset: 'finance', num_interactions: 10, engine_version: 1 }, 'engine_version'],

@@ -96,9 +96,9 @@ test('preset names are case-sensitive: FINANCE is not a preset', async (t) => {
 
 test('GET /v1/presets and /v1/presets/{preset} list the engine versions that serve each preset, newest first', async (t) => {
   const presets = (await (await fetch(`${app.url}/v1/presets`)).json()) as (PresetBody & { engine_versions: string[] })[];
-  for (const preset of presets) t.deepEqual(preset.engine_versions, ['3.0.0', '2.0.0', '1.0.0'], preset.name);
+  for (const preset of presets) t.deepEqual(preset.engine_versions, ['4.0.0', '3.0.0', '2.0.0', '1.0.0'], preset.name);
   const mobile = (await (await fetch(`${app.url}/v1/presets/mobile`)).json()) as { engine_versions: string[] };
-  t.deepEqual(mobile.engine_versions, ['3.0.0', '2.0.0', '1.0.0']);
+  t.deepEqual(mobile.engine_versions, ['4.0.0', '3.0.0', '2.0.0', '1.0.0']);
 });
 
 // DECISIONS "Engine 3": the catalog's scenario events (at least the twelve of its table) and each engine's fields.
@@ -125,7 +125,10 @@ test('GET /v1/presets lists each preset\'s scenario_events and record_fields_by_
     const fields = preset.record_fields.map((f) => f.name);
     t.is(fields.at(-1), 'scenario_event', name);
     t.deepEqual(preset.record_fields.at(-1)!.type, 'string');
-    t.deepEqual(preset.record_fields_by_engine, { '3.0.0': fields, '2.0.0': fields.slice(0, -1), '1.0.0': fields.slice(0, -1) }, name);
+    // Engine 4 adds event_time after interaction_id; engine 3's are the rest.
+    t.deepEqual(fields.slice(0, 4), ['sequence_id', 'interaction_id', 'event_time', 'state'], name);
+    const three = fields.filter((field) => field !== 'event_time');
+    t.deepEqual(preset.record_fields_by_engine, { '4.0.0': fields, '3.0.0': three, '2.0.0': three.slice(0, -1), '1.0.0': three.slice(0, -1) }, name);
   }
 });
 
@@ -144,7 +147,7 @@ test('GET /v1/presets/{preset}/fidelity is public and reports every profile\'s f
     const body = (await response.json()) as FidelityBody;
     t.deepEqual(Object.keys(body), ['preset', 'service_version', 'sample', 'facts']);
     t.is(body.preset, name);
-    t.is(body.service_version, '3.0.0');
+    t.is(body.service_version, '4.0.0');
     t.deepEqual(body.sample.map((s) => s.profile), [...EXPECTED[name].supported_profiles]);
     for (const sample of body.sample) {
       t.true(Number.isInteger(sample.seed));
@@ -179,7 +182,7 @@ test('GET /v1/presets/{preset}/fidelity?engine_version= serves any kept engine\'
 });
 
 test('GET /v1/presets/{preset}/fidelity refuses an unknown engine_version or query parameter with 422 validation_failed', async (t) => {
-  for (const query of ['engine_version=4', 'engine_version=1.0', 'engine_version=latest', 'engine_version=', 'version=2']) {
+  for (const query of ['engine_version=5', 'engine_version=1.0', 'engine_version=latest', 'engine_version=', 'version=2']) {
     const response = await fetch(`${app.url}/v1/presets/finance/fidelity?${query}`);
     t.is(response.status, 422, query);
     const body = (await response.json()) as { error: { details: { code: string; issues: { path: string }[] } } };

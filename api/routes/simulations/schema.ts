@@ -84,6 +84,13 @@ export const simulationRequestSchema = z
       }
       const types = SCENARIO_EVENT_TYPES[preset.name];
       scenario.events.forEach((event, index) => {
+        if (event.at_time !== undefined && Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
+          context.addIssue({
+            code: 'custom',
+            path: ['scenario', 'events', index, 'at_time'],
+            message: `at_time needs engine ${EVENT_TIME_ENGINE_MAJOR} or later (records with event_time); this request runs engine ${serviceVersion}.`,
+          });
+        }
         if (!types.includes(event.type)) {
           context.addIssue({
             code: 'custom',

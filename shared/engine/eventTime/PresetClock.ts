@@ -1,4 +1,5 @@
 import type { CounterRng } from '../counterRng.ts';
+import type { SubjectSimulator } from '../simulator.ts';
 
 export const SECOND_MS = 1000;
 export const HOUR_MS = 3_600_000;
@@ -25,7 +26,7 @@ export interface SequenceClock {
    * `rng` points at the record's step. A clock may adjust a field to keep its documented relation to
    * the time (mobile_app's session_duration_s), and says so on its preset's page.
    */
-  stamp(rng: CounterRng, values: Float64Array, step: number): number;
+  stamp(rng: CounterRng, values: Float64Array, step: number, subject: SubjectSimulator): number;
 }
 
 /** A preset's clock: when its subjects arrive, and each sequence's clock. */

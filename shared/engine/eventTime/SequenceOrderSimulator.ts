@@ -39,6 +39,7 @@ export class SequenceOrderSimulator implements Simulator {
       }
       this.freesAt = this.arrivals.freedBy(id, arrival);
       subject.start(id, arrival);
+      this.arrivals.placeEvents(subject);
     }
     subject.next();
     this.values[1] = ++this.count;

@@ -1,5 +1,5 @@
 import { CounterRng } from '../counterRng.ts';
-import { ScenarioSchedule } from '../scenarioSchedule.ts';
+import { NEVER, ScenarioSchedule } from '../scenarioSchedule.ts';
 import type { Scenario } from '../scenario.ts';
 import type { PresetClock } from './PresetClock.ts';
 import type { TimedSubject } from './TimedSubject.ts';
@@ -17,6 +17,9 @@ export class SubjectArrivals {
   private readonly rng: CounterRng;
   private readonly schedule: ScenarioSchedule;
   private shadow: TimedSubject | undefined;
+  /** The scenario's at_time events (their indices), and where each starts in the sequence last placed. */
+  private readonly atTimeEvents: number[];
+  private readonly atTimeSteps: Int32Array;
 
   private readonly clock: PresetClock;
   private readonly startTime: number;
@@ -28,6 +31,8 @@ export class SubjectArrivals {
     this.makeShadow = makeShadow;
     this.rng = new CounterRng(key);
     this.schedule = new ScenarioSchedule(scenario, types);
+    this.atTimeEvents = [...this.schedule.atTimes.keys()].filter((k) => !Number.isNaN(this.schedule.atTimes[k]!));
+    this.atTimeSteps = new Int32Array(this.schedule.atTimes.length);
   }
 
   /** The arrival of one of the first `population` sequences. */
@@ -50,8 +55,27 @@ export class SubjectArrivals {
    */
   freedBy(sequenceId: number, arrival: number): number {
     if (!this.schedule.enter(sequenceId)) return -1;
-    this.shadow ??= this.makeShadow();
-    this.shadow.start(sequenceId, arrival);
-    return this.shadow.runToEnd();
+    const shadow = (this.shadow ??= this.makeShadow());
+    shadow.start(sequenceId, arrival);
+    const pending = this.atTimeEvents.filter((k) => this.schedule.targets(k, sequenceId));
+    for (const k of this.atTimeEvents) this.atTimeSteps[k] = NEVER;
+    do {
+      shadow.next();
+      // An at_time event starts at the sequence's first record at or after its instant, judged on the
+      // sequence's timeline without the scenario (its own, up to the event's first record).
+      for (let i = pending.length - 1; i >= 0; i--) {
+        const k = pending[i]!;
+        if (shadow.time >= this.schedule.atTimes[k]!) {
+          this.atTimeSteps[k] = shadow.step;
+          pending.splice(i, 1);
+        }
+      }
+    } while (!shadow.last);
+    return shadow.time;
+  }
+
+  /** Places the scenario's at_time events in the sequence `subject` is about to run (after freedBy). */
+  placeEvents(subject: TimedSubject): void {
+    for (const k of this.atTimeEvents) subject.setEventStart(k, this.atTimeSteps[k]!);
   }
 }

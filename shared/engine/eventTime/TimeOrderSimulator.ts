@@ -85,6 +85,7 @@ export class TimeOrderSimulator implements Simulator {
     if (freesAt >= 0) this.heap.push(freesAt, id, FREED);
     const subject = this.subjects[slot]!;
     subject.start(id, arrival);
+    this.arrivals.placeEvents(subject);
     subject.next();
     this.heap.push(subject.time, id, slot);
   }

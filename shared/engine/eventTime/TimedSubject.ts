@@ -14,7 +14,8 @@ export class TimedSubject {
   sequenceId = 0;
   time = 0;
   last = false;
-  private step = 0;
+  /** The current record's position in its sequence (1 on its first). */
+  step = 0;
   private readonly rng: CounterRng;
 
   private readonly base: SubjectSimulator;
@@ -42,7 +43,7 @@ export class TimedSubject {
     const step = ++this.step;
     this.rng.at(step);
     const from = base.values;
-    const time = this.clock.stamp(this.rng, from, step);
+    const time = this.clock.stamp(this.rng, from, step, base);
     const to = this.values;
     to[0] = from[0]!;
     to[1] = from[1]!;
@@ -50,6 +51,11 @@ export class TimedSubject {
     for (let j = 2; j < from.length; j++) to[j + 1] = from[j]!;
     this.time = time;
     this.last = base.sequenceEnded;
+  }
+
+  /** Where at_time event k starts in the sequence about to run. */
+  setEventStart(k: number, step: number): void {
+    this.base.setEventStart(k, step);
   }
 
   /** Runs the rest of the sequence and returns its last record's instant (a shadow's end). */

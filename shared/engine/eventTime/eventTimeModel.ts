@@ -1,6 +1,6 @@
 import { eventTimeField } from '../fieldSpec.ts';
 import type { Rng } from '../rng.ts';
-import type { PresetModel, RunContext, RunTiming, Simulator, SubjectSimulator } from '../simulator.ts';
+import type { EngineModel, RunContext, RunTiming, Simulator, SubjectSimulator } from '../simulator.ts';
 import type { PresetClock } from './PresetClock.ts';
 import { SequenceOrderSimulator } from './SequenceOrderSimulator.ts';
 import { SubjectArrivals } from './SubjectArrivals.ts';
@@ -23,7 +23,7 @@ const asSubject = (simulator: Simulator): SubjectSimulator => {
  * (but for mobile_app's documented tenth: mobileAppClock.ts). `order` and `population` pick how the
  * sequences are laid out (SequenceOrderSimulator, TimeOrderSimulator).
  */
-export function eventTimeModel(base: PresetModel, clock: PresetClock): PresetModel {
+export function eventTimeModel<M extends EngineModel>(base: M, clock: PresetClock): M {
   const types = (base.scenarioEvents ?? []).map((event) => event.type);
   return {
     ...base,

@@ -30,6 +30,11 @@ export abstract class ScenarioSimulator<P> {
     this.sequence.seek(sequenceId);
   }
 
+  /** Engine 4: where at_time event k starts in the sequence about to run (SubjectSimulator). */
+  setEventStart(k: number, step: number): void {
+    this.schedule.setStart(k, step);
+  }
+
   /** Engine 4: whether the last record written ended its sequence (SubjectSimulator). */
   get sequenceEnded(): boolean {
     return this.sequence.sequenceEnded;
