@@ -27,6 +27,8 @@ const streamWorker = await startStreamWorker({
   databaseUrl: config.databaseUrl,
   threads: 1,
   concurrency: config.streamWorkerConcurrency,
+  sessionSecret: config.sessionSecret,
+  webhookAllowPrivate: config.webhookAllowPrivate,
   logger,
 });
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.

@@ -18,6 +18,9 @@ test.before(async () => {
     databaseUrl: app.database.url,
     threads: 1,
     concurrency: 50,
+    sessionSecret: app.services.config.sessionSecret,
+    webhookAllowPrivate: true,
+    retryBaseMs: 20,
     logger: createLogger('silent', 'worker'),
   });
   await worker.ready();

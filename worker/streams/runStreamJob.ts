@@ -7,6 +7,7 @@ import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
 import { streamInputOf } from '../../shared/streams/streamInputOf.ts';
 import type { StreamChunk, StreamChunkTask } from './streamChunkTask.ts';
+import { runWebhookStream } from './runWebhookStream.ts';
 
 /** Positions a pool task makes at once: generating ahead, never a thread per stream. */
 const CHUNK = 2048;
@@ -18,6 +19,11 @@ export interface StreamJobContext {
   readonly threads: Piscina<StreamChunkTask, StreamChunk>;
   readonly redis: RedisClient;
   readonly stopping: () => boolean;
+  /** Opens the webhook secret (sealed by the API under a key derived from it). */
+  readonly sessionSecret: string;
+  readonly webhookAllowPrivate: boolean;
+  /** The first retry's wait; it doubles per try (1 s; tests shorten it). */
+  readonly retryBaseMs: number;
 }
 
 /**
@@ -31,6 +37,7 @@ export const runStreamJob = async (context: StreamJobContext, job: Job<StreamJob
   const row = await findStreamById(context.pool, job.data.streamId);
   if (row === null || row.status !== 'running') return 'done';
   const input = streamInputOf(row);
+  if (row.sink['type'] === 'webhook') return runWebhookStream(context, job.data, row, input);
   const createdMs = row.created_ms;
   let position = row.delivered;
   let recordedAt = Date.now();

@@ -32,6 +32,10 @@ export const startStreamWorker = async (options: {
   databaseUrl: string;
   threads: number;
   concurrency: number;
+  sessionSecret: string;
+  webhookAllowPrivate: boolean;
+  /** The first webhook retry's wait (1 s when absent); it doubles per try. */
+  retryBaseMs?: number;
   logger: Logger;
 }): Promise<StreamWorker> => {
   const { logger } = options;
@@ -46,7 +50,15 @@ export const startStreamWorker = async (options: {
   });
   const connection = createRedis(options.redis, { role: 'worker:streams', blocking: true, logger });
   let stopping = false;
-  const context = { pool, threads, redis: connection, stopping: () => stopping };
+  const context = {
+    pool,
+    threads,
+    redis: connection,
+    stopping: () => stopping,
+    sessionSecret: options.sessionSecret,
+    webhookAllowPrivate: options.webhookAllowPrivate,
+    retryBaseMs: options.retryBaseMs ?? 1000,
+  };
   const worker = new Worker<StreamJobData>(
     STREAM_QUEUE,
     async (job, token) => {
