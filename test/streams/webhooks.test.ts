@@ -144,7 +144,7 @@ test.serial('webhook: after the last of 10 tries the stream is failed with last_
   }
 });
 
-test.serial('SSRF: where private addresses are not allowed (production's default), a webhook to a loopback, private, link-local or metadata address is 422, and refused at delivery by a worker that does not allow it', async (t) => {
+test.serial('SSRF: where private addresses are not allowed (the default in production), a webhook to a loopback, private, link-local or metadata address is 422, and refused at delivery by a worker that does not allow it', async (t) => {
   const refusing = await startTestApp({ database: app.database, redisPrefix: app.redisPrefix, env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
   try {
     const account = await buildAccount(app.services.pool, { plan: 'enterprise' });
