@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { raceTimeout, TIMED_OUT } from '../../shared/async/raceTimeout.ts';
-import { STREAM_QUEUE, type StreamJobData } from '../../shared/jobs/streamJob.ts';
+import { STREAM_QUEUE } from '../../shared/jobs/queueName.ts';
+import type { StreamJobData } from '../../shared/jobs/StreamJobData.ts';
 import type { Logger } from '../../shared/logger.ts';
 import { closeRedis } from '../../shared/redis/closeRedis.ts';
 import { createRedis } from '../../shared/redis/createRedis.ts';

@@ -1,12 +1,9 @@
 import type { Job } from 'bullmq';
-import type { DatabasePool } from 'slonik';
-import type { Piscina } from 'piscina';
 import { completeStream, endStream, findStreamById, recordDelivered } from '../../shared/db/queries/streams.ts';
-import type { StreamJobData } from '../../shared/jobs/streamJob.ts';
-import type { RedisClient } from '../../shared/redis/createRedis.ts';
+import type { StreamJobData } from '../../shared/jobs/StreamJobData.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
 import { streamInputOf } from '../../shared/streams/streamInputOf.ts';
-import type { StreamChunk, StreamChunkTask } from './streamChunkTask.ts';
+import type { StreamJobContext } from './StreamJobContext.ts';
 import { runWebhookStream } from './runWebhookStream.ts';
 
 /** Positions a pool task makes at once: generating ahead, never a thread per stream. */
@@ -14,17 +11,6 @@ const CHUNK = 2048;
 /** How often the clock records how far the stream's events are due, and looks for a cancellation. */
 const RECORD_EVERY_MS = 2000;
 
-export interface StreamJobContext {
-  readonly pool: DatabasePool;
-  readonly threads: Piscina<StreamChunkTask, StreamChunk>;
-  readonly redis: RedisClient;
-  readonly stopping: () => boolean;
-  /** Opens the webhook secret (sealed by the API under a key derived from it). */
-  readonly sessionSecret: string;
-  readonly webhookAllowPrivate: boolean;
-  /** The first retry's wait; it doubles per try (1 s; tests shorten it). */
-  readonly retryBaseMs: number;
-}
 
 /**
  * One stream's clock on a worker (docs/streams.md): its events' due times come from the pool chunk by

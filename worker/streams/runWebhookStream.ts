@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { acknowledgeBatch, completeStream, endStream, findStreamById, fixInflightBatch, type StreamRow } from '../../shared/db/queries/streams.ts';
-import type { StreamJobData } from '../../shared/jobs/streamJob.ts';
+import type { StreamJobData } from '../../shared/jobs/StreamJobData.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
 import type { StreamInput } from '../../shared/streams/StreamInput.ts';
 import { createCookieCipher } from '../../api/auth/cookieCipher.ts';
 import { postWebhook } from './postWebhook.ts';
-import type { StreamJobContext } from './runStreamJob.ts';
+import type { StreamJobContext } from './StreamJobContext.ts';
 
 /** At most this many tries of one batch (DECISIONS "Live streams"). */
 const MAX_TRIES = 10;
