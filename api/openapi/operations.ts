@@ -19,6 +19,7 @@ import { planListSchema } from '../routes/plans/schema.ts';
 import { dailyUsageQuerySchema, dailyUsageResponseSchema } from '../routes/usage/dailyUsageSchema.ts';
 import { usageResponseSchema } from '../routes/usage/schema.ts';
 import { PRESETS } from '../../shared/engine/index.ts';
+import { createStreamSchema, listStreamsQuerySchema, streamSchema } from '../routes/streams/schema.ts';
 
 const PRESET_PARAMETER = `A preset name (${PRESETS.map((p) => `\`${p.name}\``).join(', ')}) or an alias (${PRESETS.flatMap((p) => p.aliases.map((a) => `\`${a}\``)).join(', ')}).`;
 
@@ -55,7 +56,7 @@ export interface OperationSpec {
   /** OpenAPI path template: `/v1/api-keys/{key_id}`. */
   readonly path: string;
   readonly operationId: string;
-  readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
+  readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Streams' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
   readonly summary: string;
   readonly description?: string;
   /** Alternatives, any one of which suffices; absent for public operations. */
@@ -170,6 +171,8 @@ const unavailable = error('`service_unavailable`: PostgreSQL or Redis cannot be 
  * validate and present with: the document and the behaviour have one source. test/ops/openapi.test.ts
  * checks this list against the routers in both directions.
  */
+const STREAM = named('Stream', streamSchema);
+
 export const OPERATIONS: readonly OperationSpec[] = [
   {
     method: 'get',
@@ -591,6 +594,92 @@ export const OPERATIONS: readonly OperationSpec[] = [
     responses: {
       200: { description: 'The Prometheus text exposition format.', text: 'text/plain; version=0.0.4; charset=utf-8' },
       401: error('`authentication_required` or `invalid_credentials`: METRICS_TOKEN is set and was not sent.'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/streams',
+    operationId: 'createStream',
+    tag: 'Streams',
+    summary: 'Start a live stream',
+    description:
+      'A time-ordered engine-4 run delivered as it happens (docs/streams.md): event k is due at `created_at + (delivery_time(k) − start_time) / speed`, the delivery time being its `event_time` plus its drawn disorder delay. Reserves one request and `num_interactions` against the monthly quota (given back for what is never delivered); at most the plan\'s `max_concurrent_streams` run at once. With a webhook sink the answer carries `webhook_secret`, once.',
+    security: CALLER,
+    requestBody: named('StreamRequest', createStreamSchema),
+    responses: {
+      201: { description: 'The Stream (with `webhook_secret` once, for a webhook sink).', body: named('CreatedStream', streamSchema.extend({ webhook_secret: z.string().optional() })) },
+      ...authFailures,
+      ...bodyFailures,
+      403: error('`interactions_per_request_exceeded`, `monthly_request_quota_exceeded` or `monthly_interaction_quota_exceeded`, as for a simulation.'),
+      422: error('`validation_failed`: a field out of range, an engine before 4, or a webhook URL that resolves to a refused address; `details.issues` names it.'),
+      429: error("`concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running.", RETRY_AFTER),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/streams',
+    operationId: 'listStreams',
+    tag: 'Streams',
+    summary: "The caller's streams, newest first",
+    security: CALLER,
+    parameters: [
+      { name: 'limit', in: 'query', required: false, description: 'Streams per page, 1–100 (default 20).', schema: listStreamsQuerySchema.shape.limit },
+      { name: 'cursor', in: 'query', required: false, description: "The previous page's `next_cursor`, as it is (opaque).", schema: listStreamsQuerySchema.shape.cursor },
+    ],
+    responses: {
+      200: { description: 'A page of streams.', body: named('StreamList', z.object({ data: z.array(streamSchema), next_cursor: z.string().nullable() })) },
+      ...authFailures,
+      422: error('`validation_failed`: a `limit` out of 1–100, a malformed `cursor`, or an unknown parameter.'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/streams/{stream_id}',
+    operationId: 'getStream',
+    tag: 'Streams',
+    summary: 'One stream of the caller',
+    security: CALLER,
+    parameters: [{ name: 'stream_id', in: 'path', required: true, description: 'The `id` of a stream.', schema: streamSchema.shape.id }],
+    responses: {
+      200: { description: 'The Stream.', body: STREAM },
+      ...authFailures,
+      404: error("`stream_not_found`: unknown, malformed, or another account's id (indistinguishable)."),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/v1/streams/{stream_id}',
+    operationId: 'cancelStream',
+    tag: 'Streams',
+    summary: 'Cancel a stream',
+    description: 'Ends a running stream `cancelled` (idempotent: an ended stream is answered as it is); what was never delivered is given back.',
+    security: CALLER,
+    parameters: [{ name: 'stream_id', in: 'path', required: true, description: 'The `id` of a stream.', schema: streamSchema.shape.id }],
+    responses: {
+      200: { description: 'The Stream, `cancelled` (or as it ended).', body: STREAM },
+      ...authFailures,
+      404: error("`stream_not_found`: unknown, malformed, or another account's id (indistinguishable)."),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/streams/{stream_id}/events',
+    operationId: 'readStreamEvents',
+    tag: 'Streams',
+    summary: "A stream's events as Server-Sent Events",
+    description:
+      'Each due event as one SSE message: `id:` its position, `data:` the envelope `{"position","record","delay_ms","duplicate"}`; a comment at least every 15 s; `event: end` with the Stream once the last one was delivered. `Last-Event-ID: N` (or `?last_event_id=N`) resumes after position N, byte-identical to an uninterrupted read. Several readers may read one stream; readable until 7 days after it finished.',
+    security: CALLER,
+    parameters: [
+      { name: 'stream_id', in: 'path', required: true, description: 'The `id` of a stream.', schema: streamSchema.shape.id },
+      { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this position.', schema: z.string() },
+      { name: 'last_event_id', in: 'query', required: false, description: 'Resume after this position (for clients that cannot set the header).', schema: z.string() },
+    ],
+    responses: {
+      200: { description: 'The event stream.', text: 'text/event-stream' },
+      ...authFailures,
+      404: error("`stream_not_found`: unknown, malformed, another account's id, or finished more than 7 days ago."),
+      422: error('`validation_failed`: a Last-Event-ID that is not a position.'),
     },
   },
 ];

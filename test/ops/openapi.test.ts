@@ -190,6 +190,19 @@ test.serial('responses of every documented operation, successes and failures, co
   t.is((await call(downloads, new URL((ndjsonLink.body as { url: string }).url).pathname, { headers: { Range: 'bytes=0-9' } })).status, 206);
   t.is((await call(downloads, '/v1/downloads/forged')).status, 404);
 
+  // Live streams (docs/streams.md): a fast one, read whole over SSE, then the rest of its operations.
+  const createStream = op('post', '/v1/streams');
+  const stream = await call(createStream, '/v1/streams', { key, body: JSON.stringify({ preset: 'finance', num_interactions: 3, speed: 100_000, start_time: '2026-01-01T00:00:00.000Z' }) });
+  t.is(stream.status, 201);
+  t.is((await call(createStream, '/v1/streams', { key, body: JSON.stringify({ preset: 'finance', num_interactions: 3, speed: 0 }) })).status, 422);
+  const streamId = (stream.body as { id: string }).id;
+  t.is((await call(op('get', '/v1/streams/{stream_id}/events'), `/v1/streams/${streamId}/events`, { key })).status, 200);
+  t.is((await call(op('get', '/v1/streams/{stream_id}/events'), '/v1/streams/not-a-uuid/events', { key })).status, 404);
+  t.is((await call(op('get', '/v1/streams'), '/v1/streams?limit=1', { key })).status, 200);
+  t.is((await call(op('get', '/v1/streams/{stream_id}'), `/v1/streams/${streamId}`, { key })).status, 200);
+  t.is((await call(op('get', '/v1/streams/{stream_id}'), '/v1/streams/not-a-uuid', { key })).status, 404);
+  t.is((await call(op('delete', '/v1/streams/{stream_id}'), `/v1/streams/${streamId}`, { key })).status, 200);
+
   t.is((await call(op('get', '/v1/account'), '/v1/account', { key })).status, 200);
   t.is((await call(op('get', '/v1/account'), '/v1/account')).status, 401);
   t.is((await call(op('get', '/v1/usage'), '/v1/usage', { key })).status, 200);
