@@ -433,6 +433,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's streams, newest first */
+        get: operations["listStreams"];
+        put?: never;
+        /**
+         * Start a live stream
+         * @description A time-ordered engine-4 run delivered as it happens (docs/streams.md): event k is due at `created_at + (delivery_time(k) − start_time) / speed`, the delivery time being its `event_time` plus its drawn disorder delay. Reserves one request and `num_interactions` against the monthly quota (given back for what is never delivered); at most the plan's `max_concurrent_streams` run at once. With a webhook sink the answer carries `webhook_secret`, once.
+         */
+        post: operations["createStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/streams/{stream_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stream of the caller */
+        get: operations["getStream"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a stream
+         * @description Ends a running stream `cancelled` (idempotent: an ended stream is answered as it is); what was never delivered is given back.
+         */
+        delete: operations["cancelStream"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/streams/{stream_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stream's events as Server-Sent Events
+         * @description Each due event as one SSE message: `id:` its position, `data:` the envelope `{"position","record","delay_ms","duplicate"}`; a comment at least every 15 s; `event: end` with the Stream once the last one was delivered. `Last-Event-ID: N` (or `?last_event_id=N`) resumes after position N, byte-identical to an uninterrupted read. Several readers may read one stream; readable until 7 days after it finished.
+         */
+        get: operations["readStreamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -574,8 +636,10 @@ export interface components {
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
                     sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
                     /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
                     duration: number;
                     /**
@@ -585,6 +649,15 @@ export interface components {
                     intensity?: number;
                 }[];
             };
+            /** @description Engine 4 on: ISO 8601 UTC instant (`2026-01-01T00:00:00.000Z`; `Z` required, milliseconds optional) no record is earlier than; 2026-01-01T00:00:00.000Z when absent. */
+            start_time?: string;
+            /**
+             * @description Engine 4 on: `sequence` (default, a sequence after another) or `time` (a population of subjects merged in `event_time` order, ties by `sequence_id`).
+             * @enum {string}
+             */
+            order?: "sequence" | "time";
+            /** @description Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one's sequence ends the next `sequence_id` arrives. */
+            population?: number;
         };
         SimulationResult: {
             /** Format: uuid */
@@ -597,22 +670,17 @@ export interface components {
             /** @description The request's scenario as it was validated (each event's `intensity` filled in); null when it had none. */
             scenario: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
-                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
-                    type: string;
-                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
-                    sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
-                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
-                    duration: number;
-                    /**
-                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
-                     * @default 1
-                     */
-                    intensity: number;
-                }[];
+                events: unknown[];
             } | null;
+            /** @description Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4. */
+            start_time?: string;
+            /**
+             * @description Engine 4 on: the run's order; absent for engines before 4.
+             * @enum {string}
+             */
+            order?: "sequence" | "time";
+            /** @description Engine 4 on: the run's population; absent for engines before 4. */
+            population?: number;
             data: {
                 [key: string]: number | string | null;
             }[];
@@ -645,22 +713,14 @@ export interface components {
                 /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
                 scenario: {
                     /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                    events: {
-                        /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
-                        type: string;
-                        /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
-                        sequence: number | "all";
-                        /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                        at_step: number;
-                        /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
-                        duration: number;
-                        /**
-                         * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
-                         * @default 1
-                         */
-                        intensity: number;
-                    }[];
+                    events: unknown[];
                 } | null;
+                /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
+                start_time: string | null;
+                /** @description Engine 4 on: the run's order; null for engines before 4. */
+                order: ("sequence" | "time") | null;
+                /** @description Engine 4 on: the run's population; null for engines before 4. */
+                population: number | null;
                 credential: {
                     /** @constant */
                     type: "api_key";
@@ -696,22 +756,14 @@ export interface components {
             /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
             scenario: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
-                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
-                    type: string;
-                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
-                    sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
-                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
-                    duration: number;
-                    /**
-                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
-                     * @default 1
-                     */
-                    intensity: number;
-                }[];
+                events: unknown[];
             } | null;
+            /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
+            start_time: string | null;
+            /** @description Engine 4 on: the run's order; null for engines before 4. */
+            order: ("sequence" | "time") | null;
+            /** @description Engine 4 on: the run's population; null for engines before 4. */
+            population: number | null;
             credential: {
                 /** @constant */
                 type: "api_key";
@@ -1035,6 +1087,149 @@ export interface components {
         LogoutResult: {
             /** @constant */
             status: "logged_out";
+        };
+        StreamRequest: {
+            /** @description Preset name, or the alias `mobile`. */
+            preset: string;
+            /** @description Records the stream delivers (duplicates aside); at most the plan maximum. */
+            num_interactions: number;
+            /** @description Makes the stream reproducible; drawn and returned when absent. */
+            seed?: number;
+            profile?: string;
+            /** @description Engine 4 or later (the newest when absent). */
+            engine_version?: string;
+            /** @description An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only. */
+            scenario?: {
+                /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
+                events: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity?: number;
+                }[];
+            };
+            /** @description Subjects live at once (default 100). */
+            population?: number;
+            /** @description ISO 8601 UTC: the first event time and the pacing origin; the instant of creation when absent. */
+            start_time?: string;
+            /**
+             * @description Event-time seconds per second of wall clock, 0.01–100,000.
+             * @default 1
+             */
+            speed?: number;
+            disorder?: {
+                /** @default 0 */
+                late_share?: number;
+                /** @default 60 */
+                max_delay_s?: number;
+                /** @default 0 */
+                duplicate_share?: number;
+            };
+            /**
+             * @default {
+             *       "type": "sse"
+             *     }
+             */
+            sink?: {
+                /** @constant */
+                type: "sse";
+            } | {
+                /** @constant */
+                type: "webhook";
+                /** Format: uri */
+                url: string;
+                /** @default 100 */
+                batch_max?: number;
+                /** @default 1000 */
+                batch_ms?: number;
+            };
+        };
+        CreatedStream: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "cancelled" | "failed";
+            created_at: string;
+            finished_at: string | null;
+            request: {
+                [key: string]: unknown;
+            };
+            speed: number;
+            start_time: string;
+            num_interactions: number;
+            delivered: number;
+            sink: {
+                [key: string]: unknown;
+            };
+            last_error: {
+                code: string;
+                message: string;
+                at: string;
+            } | null;
+            events_url: string;
+            webhook_secret?: string;
+        };
+        StreamList: {
+            data: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                status: "running" | "completed" | "cancelled" | "failed";
+                created_at: string;
+                finished_at: string | null;
+                request: {
+                    [key: string]: unknown;
+                };
+                speed: number;
+                start_time: string;
+                num_interactions: number;
+                delivered: number;
+                sink: {
+                    [key: string]: unknown;
+                };
+                last_error: {
+                    code: string;
+                    message: string;
+                    at: string;
+                } | null;
+                events_url: string;
+            }[];
+            next_cursor: string | null;
+        };
+        Stream: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "cancelled" | "failed";
+            created_at: string;
+            finished_at: string | null;
+            request: {
+                [key: string]: unknown;
+            };
+            speed: number;
+            start_time: string;
+            num_interactions: number;
+            delivered: number;
+            sink: {
+                [key: string]: unknown;
+            };
+            last_error: {
+                code: string;
+                message: string;
+                at: string;
+            } | null;
+            events_url: string;
         };
     };
     responses: never;
@@ -2735,6 +2930,347 @@ export interface operations {
             };
             /** @description `authentication_required` or `invalid_credentials`: METRICS_TOKEN is set and was not sent. */
             401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listStreams: {
+        parameters: {
+            query?: {
+                /** @description Streams per page, 1–100 (default 20). */
+                limit?: number;
+                /** @description The previous page's `next_cursor`, as it is (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of streams. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamList"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a `limit` out of 1–100, a malformed `cursor`, or an unknown parameter. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreamRequest"];
+            };
+        };
+        responses: {
+            /** @description The Stream (with `webhook_secret` once, for a webhook sink). */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedStream"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `interactions_per_request_exceeded`, `monthly_request_quota_exceeded` or `monthly_interaction_quota_exceeded`, as for a simulation. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a field out of range, an engine before 4, or a webhook URL that resolves to a refused address; `details.issues` names it. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a stream. */
+                stream_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Stream. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stream"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `stream_not_found`: unknown, malformed, or another account's id (indistinguishable). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a stream. */
+                stream_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Stream, `cancelled` (or as it ended). */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stream"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `stream_not_found`: unknown, malformed, or another account's id (indistinguishable). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readStreamEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this position (for clients that cannot set the header). */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this position. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description The `id` of a stream. */
+                stream_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `stream_not_found`: unknown, malformed, another account's id, or finished more than 7 days ago. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a Last-Event-ID that is not a position. */
+            422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -18,6 +18,8 @@ __all__ = [
     "ApiKeyRevoked",
     "ApiKeyRolled",
     "CreateApiKeyRequest",
+    "CreatedStream",
+    "CreatedStreamLastErrorOption0",
     "DailyUsage",
     "DailyUsageCredentialsItem",
     "DailyUsageDaysItem",
@@ -46,7 +48,6 @@ __all__ = [
     "Run",
     "RunList",
     "Scenario",
-    "ScenarioEvent",
     "ScenarioEventRequest",
     "ScenarioRequest",
     "SessionCredential",
@@ -55,6 +56,12 @@ __all__ = [
     "SimulationMetadata",
     "SimulationRequest",
     "SimulationResult",
+    "Stream",
+    "StreamList",
+    "StreamRequest",
+    "StreamRequestDisorder",
+    "StreamRequestSinkOption0",
+    "StreamRequestSinkOption1",
     "Usage",
     "UsageCounts",
     "UsagePeriod",
@@ -160,13 +167,15 @@ class _ScenarioEventRequestRequired(TypedDict):
     """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
     sequence: int | Literal["all"]
     """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
-    at_step: int
-    """The position within the sequence of the event's first record; 1 is the sequence's first record."""
     duration: int
     """How many steps (records of the sequence) the event lasts, 1–1000."""
 
 
 class ScenarioEventRequest(_ScenarioEventRequestRequired, total=False):
+    at_step: int
+    """The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`."""
+    at_time: str
+    """Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds."""
     intensity: float
     """How strong the event is, 0 < intensity <= 3; 1 when absent."""
 
@@ -193,24 +202,17 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     """The engine to run: a major ("1", "2") or an exact service_version the service has (see the preset's engine_versions); the newest when absent."""
     scenario: ScenarioRequest
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
-
-
-class ScenarioEvent(TypedDict):
-    type: str
-    """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
-    sequence: int | Literal["all"]
-    """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
-    at_step: int
-    """The position within the sequence of the event's first record; 1 is the sequence's first record."""
-    duration: int
-    """How many steps (records of the sequence) the event lasts, 1–1000."""
-    intensity: float
-    """How strong the event is, 0 < intensity <= 3; 1 when absent."""
+    start_time: str
+    """Engine 4 on: ISO 8601 UTC instant (`2026-01-01T00:00:00.000Z`; `Z` required, milliseconds optional) no record is earlier than; 2026-01-01T00:00:00.000Z when absent."""
+    order: Literal["sequence", "time"]
+    """Engine 4 on: `sequence` (default, a sequence after another) or `time` (a population of subjects merged in `event_time` order, ties by `sequence_id`)."""
+    population: int
+    """Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one's sequence ends the next `sequence_id` arrives."""
 
 
 class Scenario(TypedDict):
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
-    events: list[ScenarioEvent]
+    events: list[Any]
     """1–16 events; where two overlap, a record carries the type of the one listed first."""
 
 
@@ -221,7 +223,7 @@ class SimulationMetadata(TypedDict):
     reproducible: bool
 
 
-class SimulationResult(TypedDict):
+class _SimulationResultRequired(TypedDict):
     simulation_id: str
     preset: Literal["education", "finance", "healthcare", "mobile_app"]
     profile: str
@@ -231,6 +233,15 @@ class SimulationResult(TypedDict):
     """The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."""
     data: list[dict[str, float | str | None]]
     metadata: SimulationMetadata
+
+
+class SimulationResult(_SimulationResultRequired, total=False):
+    start_time: str
+    """Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4."""
+    order: Literal["sequence", "time"]
+    """Engine 4 on: the run's order; absent for engines before 4."""
+    population: int
+    """Engine 4 on: the run's population; absent for engines before 4."""
 
 
 class ApiKeyCredential(TypedDict):
@@ -257,6 +268,12 @@ class Run(TypedDict):
     service_version: str
     scenario: Scenario | None
     """The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."""
+    start_time: str | None
+    """Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4."""
+    order: Literal["sequence", "time"] | None
+    """Engine 4 on: the run's order; null for engines before 4."""
+    population: int | None
+    """Engine 4 on: the run's population; null for engines before 4."""
     credential: ApiKeyCredential | SessionCredential
 
 
@@ -474,6 +491,96 @@ class SignInProviders(TypedDict):
 
 class LogoutResult(TypedDict):
     status: Literal["logged_out"]
+
+
+class StreamRequestDisorder(TypedDict, total=False):
+    late_share: float
+    max_delay_s: float
+    duplicate_share: float
+
+
+class StreamRequestSinkOption0(TypedDict):
+    type: Literal["sse"]
+
+
+class _StreamRequestSinkOption1Required(TypedDict):
+    type: Literal["webhook"]
+    url: str
+
+
+class StreamRequestSinkOption1(_StreamRequestSinkOption1Required, total=False):
+    batch_max: int
+    batch_ms: int
+
+
+class _StreamRequestRequired(TypedDict):
+    preset: str
+    """Preset name, or the alias `mobile`."""
+    num_interactions: int
+    """Records the stream delivers (duplicates aside); at most the plan maximum."""
+
+
+class StreamRequest(_StreamRequestRequired, total=False):
+    seed: int
+    """Makes the stream reproducible; drawn and returned when absent."""
+    profile: str
+    engine_version: str
+    """Engine 4 or later (the newest when absent)."""
+    scenario: ScenarioRequest
+    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+    population: int
+    """Subjects live at once (default 100)."""
+    start_time: str
+    """ISO 8601 UTC: the first event time and the pacing origin; the instant of creation when absent."""
+    speed: float
+    """Event-time seconds per second of wall clock, 0.01–100,000."""
+    disorder: StreamRequestDisorder
+    sink: StreamRequestSinkOption0 | StreamRequestSinkOption1
+
+
+class CreatedStreamLastErrorOption0(TypedDict):
+    code: str
+    message: str
+    at: str
+
+
+class _CreatedStreamRequired(TypedDict):
+    id: str
+    status: Literal["running", "completed", "cancelled", "failed"]
+    created_at: str
+    finished_at: str | None
+    request: dict[str, Any]
+    speed: float
+    start_time: str
+    num_interactions: int
+    delivered: int
+    sink: dict[str, Any]
+    last_error: CreatedStreamLastErrorOption0 | None
+    events_url: str
+
+
+class CreatedStream(_CreatedStreamRequired, total=False):
+    webhook_secret: str
+
+
+class Stream(TypedDict):
+    id: str
+    status: Literal["running", "completed", "cancelled", "failed"]
+    created_at: str
+    finished_at: str | None
+    request: dict[str, Any]
+    speed: float
+    start_time: str
+    num_interactions: int
+    delivered: int
+    sink: dict[str, Any]
+    last_error: CreatedStreamLastErrorOption0 | None
+    events_url: str
+
+
+class StreamList(TypedDict):
+    data: list[Stream]
+    next_cursor: str | None
 
 
 PresetList = list[Preset]
