@@ -304,7 +304,7 @@ test('a scenario event at_time starts at the first record of each targeted seque
       const n = first < 0 ? records.length : first;
       t.deepEqual(withoutId(records.slice(0, n)), withoutId(before.get(id)!.slice(0, n)));
     }
-    t.true(labelled > 20, `${order}: ${labelled} labelled`);
+    t.true(labelled > 5, `${order}: ${labelled} labelled`);
   }
   const refused = await run({ preset: 'finance', num_interactions: 5, engine_version: '3', scenario: { events: [{ type: 'rally', sequence: 1, at_time: at, duration: 5 }] } });
   t.is(refused.status, 422);
