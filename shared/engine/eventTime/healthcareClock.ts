@@ -1,5 +1,9 @@
 import type { CounterRng } from '../counterRng.ts';
-import { HOUR_MS, type PresetClock, type SequenceClock, SLOT_ARRIVAL, SLOT_CLOCK_A } from './PresetClock.ts';
+import { type PresetClock, type SequenceClock } from './PresetClock.ts';
+import * as clockConstants from './PresetClock.ts';
+
+// Module-level copies (a loader that turns imports into property reads pays them once).
+const { HOUR_MS, SLOT_ARRIVAL, SLOT_CLOCK_A } = clockConstants;
 
 // The interval to the next set of vitals follows the state the patient was found in, as NEWS2 sets the
 // minimum monitoring frequency by score (Royal College of Physicians 2017: score 0 at least 12-hourly,

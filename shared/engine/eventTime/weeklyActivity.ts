@@ -1,4 +1,7 @@
-import { DAY_MS, HOUR_MS } from './PresetClock.ts';
+import * as clockConstants from './PresetClock.ts';
+
+// Module-level copies (a loader that turns imports into property reads pays them once).
+const { DAY_MS, HOUR_MS } = clockConstants;
 
 // When app users open sessions, by hour of the week (users' local time written as UTC: docs/presets/
 // mobile_app.md). The daily shape follows Böhmer et al. (2011, MobileHCI, 4,100 Android users): least use
