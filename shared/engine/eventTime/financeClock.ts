@@ -20,7 +20,7 @@ const isTradingDay = (day: number): boolean => {
 };
 
 /** The first trading day's close at or after `ms`. */
-export function closeAtOrAfter(ms: number): number {
+function closeAtOrAfter(ms: number): number {
   let day = Math.floor(ms / DAY_MS);
   if (day * DAY_MS + CLOSE_MS < ms) day++;
   while (!isTradingDay(day)) day++;
