@@ -5,11 +5,13 @@
 // >= 0.8 x engine 2's records/s for every preset and >= 1 x JSON.stringify of its own records, engine 2,
 // engine 3 and the stringify interleaved in each repetition (and engine 3 with a scenario beside them).
 // Issue 33: a finance-sized model at >= 0.5 x engine 3's finance, and the largest model's compile time
-// (bench/modelBench.ts).
+// (bench/modelBench.ts). Issue 34: engine 4 against engine 3 in sequence and time order, and the memory of a
+// 1,000,000-record time-ordered run (bench/eventTimeBench.ts).
 import os from 'node:os';
 import { PRESETS, generateRecords, writeRecordsJson } from '../shared/engine/index.ts';
 import { ENGINE_MODELS } from '../shared/engine/presetModels.ts';
 import type { SimulationInput } from '../shared/engine/index.ts';
+import { benchEventTime } from './eventTimeBench.ts';
 import { benchModels } from './modelBench.ts';
 import { writeRunAlone } from './writeRunAlone.ts';
 
@@ -182,7 +184,8 @@ console.log(
   `${engine3Ok ? 'PASS' : 'FAIL'}: engine 3 >= ${MIN_ENGINE3_VS_ENGINE2} x engine 2 and >= ${MIN_ENGINE3_VS_STRINGIFY} x JSON.stringify on every row: ${engine3Ok ? 'yes' : 'no'}`,
 );
 const modelsOk = benchModels();
-process.exitCode = ratiosOk && financeOk && engine3Ok && modelsOk ? 0 : 1;
+const eventTimeOk = benchEventTime();
+process.exitCode = ratiosOk && financeOk && engine3Ok && modelsOk && eventTimeOk ? 0 : 1;
 
 // The floor of a 1,000,000-record streamed response (npm run bench compares against the same figure).
 for (const format of ['json', 'ndjson', 'csv'] as const) {

@@ -670,7 +670,23 @@ export interface components {
             /** @description The request's scenario as it was validated (each event's `intensity` filled in); null when it had none. */
             scenario: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: unknown[];
+                events: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity: number;
+                }[];
             } | null;
             /** @description Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4. */
             start_time?: string;
@@ -713,7 +729,23 @@ export interface components {
                 /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
                 scenario: {
                     /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                    events: unknown[];
+                    events: {
+                        /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                        type: string;
+                        /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                        sequence: number | "all";
+                        /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                        at_step?: number;
+                        /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                        at_time?: string;
+                        /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                        duration: number;
+                        /**
+                         * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                         * @default 1
+                         */
+                        intensity: number;
+                    }[];
                 } | null;
                 /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
                 start_time: string | null;
@@ -756,7 +788,23 @@ export interface components {
             /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
             scenario: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: unknown[];
+                events: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity: number;
+                }[];
             } | null;
             /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
             start_time: string | null;

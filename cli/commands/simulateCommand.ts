@@ -19,6 +19,9 @@ interface SimulateOptions {
   idempotencyKey?: string;
   engineVersion?: string;
   scenario?: SimulationRequest['scenario'];
+  startTime?: string;
+  order?: 'sequence' | 'time';
+  population?: number;
   progress: boolean;
 }
 
@@ -30,6 +33,9 @@ const runSimulate = async (context: CliContext, options: SimulateOptions): Promi
     ...(options.profile === undefined ? {} : { profile: options.profile }),
     ...(options.engineVersion === undefined ? {} : { engine_version: options.engineVersion }),
     ...(options.scenario === undefined ? {} : { scenario: options.scenario }),
+    ...(options.startTime === undefined ? {} : { start_time: options.startTime }),
+    ...(options.order === undefined ? {} : { order: options.order }),
+    ...(options.population === undefined ? {} : { population: options.population }),
   };
   const stream = await context.client().streamSimulation(request, options.format, {
     ...(options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
@@ -87,6 +93,9 @@ export const simulateCommand = (context: CliContext): Command =>
     .option('--idempotency-key <key>', 'Idempotency-Key to send (a fresh one otherwise); repeating it replays the first run')
     .option('--engine-version <version>', 'engine major ("1", "2") or exact service_version (the newest otherwise)')
     .option('--scenario <json|@file>', 'an engine-3 scenario, as JSON or @FILE holding it: {"events": [{"type", "sequence", "at_step", "duration", "intensity"}]}', parseScenario)
+    .option('--start-time <instant>', 'engine 4: ISO 8601 UTC instant no record is earlier than (2026-01-01T00:00:00.000Z otherwise)')
+    .addOption(new Option('--order <order>', 'engine 4: sequence (a sequence after another) or time (a population merged in event_time order)').choices(['sequence', 'time']))
+    .option('--population <n>', 'engine 4: subjects live at once, 1-10000 (100 otherwise)', integerIn(1, 10_000))
     .option('--no-progress', 'never show the progress bar')
     .addHelpText(
       'after',

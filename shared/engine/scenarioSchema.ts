@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { parseTimestamp } from './parseTimestamp.ts';
 import { SCENARIO_LIMITS, type Scenario } from './scenario.ts';
-import { isoTimestamp } from './writeTimestamp.ts';
 
 // Parsed keys come out in the order of these shapes whatever order they came in, and a ledger jsonb
 // (which keeps keys in an order of its own) read back through it too: the echo prints them in this order.
@@ -30,19 +29,14 @@ const scenarioEventShape = z.strictObject({
     .describe('How strong the event is, 0 < intensity <= 3; 1 when absent.'),
 });
 
-// Exactly one of at_step and at_time; at_time made canonical (milliseconds, as records print instants).
-const scenarioEventSchema = scenarioEventShape.transform((event, context) => {
+// Exactly one of at_step and at_time, and at_time an instant (made canonical by the request's schema:
+// api/routes/simulations/schema.ts). A refinement, not a transform, so the documents keep the shape.
+const scenarioEventSchema = scenarioEventShape.superRefine((event, context) => {
   if ((event.at_step === undefined) === (event.at_time === undefined)) {
     context.addIssue({ code: 'custom', path: ['at_step'], message: 'Give exactly one of at_step and at_time.' });
-    return z.NEVER;
-  }
-  if (event.at_time === undefined) return { type: event.type, sequence: event.sequence, at_step: event.at_step, duration: event.duration, intensity: event.intensity };
-  const ms = parseTimestamp(event.at_time);
-  if (ms === undefined) {
+  } else if (event.at_time !== undefined && parseTimestamp(event.at_time) === undefined) {
     context.addIssue({ code: 'custom', path: ['at_time'], message: 'Expected an ISO 8601 UTC instant like 2026-01-05T21:00:00.000Z (Z required).' });
-    return z.NEVER;
   }
-  return { type: event.type, sequence: event.sequence, at_time: isoTimestamp(ms), duration: event.duration, intensity: event.intensity };
 });
 
 /**

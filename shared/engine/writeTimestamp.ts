@@ -29,7 +29,16 @@ function civilFromDays(days: number): [number, number, number] {
 }
 
 function cacheDay(day: number): void {
-  const [year, month, date] = civilFromDays(day);
+  // civilFromDays inlined: no array per new day (finance prints a new day on every record).
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const date = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
   cachedDay = day;
   dateWord0 = padded[year]!;
   dateWord1 = DASH | (TWO_DIGITS[month]! << 8) | (DASH << 24);

@@ -80,6 +80,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   t.deepEqual(await page.locator('#sim-table thead th').allTextContents(), [
     'sequence_id',
     'interaction_id',
+    'event_time',
     'state',
     'portfolio_value',
     'daily_return',
@@ -88,8 +89,8 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   ]);
   t.true((await page.locator('#sim-legend li').count()) >= 1);
   // Next to the chart: the stylized facts finance data is measured to hold for this profile (issue 16).
-  // The facts of the run's own engine, as published: engine 3's calibrated and scenario facts beside engine 2's eight.
-  const report = (await (await fetch(`${stack.app.url}/v1/presets/finance/fidelity?engine_version=3.0.0`)).json()) as { facts: { profile: string }[] };
+  // The facts of the run's own engine, as published: engine 4's clock facts, engine 3's calibrated and scenario facts beside engine 2's eight.
+  const report = (await (await fetch(`${stack.app.url}/v1/presets/finance/fidelity?engine_version=4.0.0`)).json()) as { facts: { profile: string }[] };
   const factCount = report.facts.filter((fact) => fact.profile === 'growth_investor').length;
   t.true(factCount > 8);
   await page.locator(`#sim-fidelity[data-facts="${factCount}"]`).waitFor({ timeout: 30_000 });
@@ -103,7 +104,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     'Yes',
   ]);
   t.deepEqual([...new Set(await page.locator('#sim-fidelity tbody td:last-child').allTextContents())], ['Yes']);
-  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 3\.0\.0\./);
+  t.regex((await page.locator('#sim-fidelity .fidelity-note').textContent()) ?? '', /Measured on 100,000 interactions \(seed \d+\) of engine 4\.0\.0\./);
   await shoot(t, page, '04-simulation');
 
   // 5. The CSV download holds every record, the same as the API returns for the same inputs.
@@ -114,7 +115,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
     page.getByRole('button', { name: 'Download CSV' }).click(),
   ]);
   // The engine that made the charted run, pinned: a newer default engine would give other records.
-  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '3.0.0');
+  t.is((csvRequest.postDataJSON() as { engine_version?: string }).engine_version, '4.0.0');
   t.is(download.suggestedFilename(), 'simulation-finance-growth_investor-seed20240-n300.csv');
   const csvPath = path.join(t.context.shots, '05-download.csv');
   await download.saveAs(csvPath);

@@ -86,5 +86,5 @@ test('an answer coded with the quality values of the header: gzip;q=0.5, br;q=0.
   const me = await buildCaller(app.services.pool, { requests_per_minute: 1000 });
   const answer = await post(me.key, { Accept: 'text/csv', 'Accept-Encoding': 'gzip;q=0.5, br;q=0.9, zstd;q=0' }, 200);
   t.is(answer.headers['content-encoding'], 'br');
-  t.regex(decodeBody(answer.bytes, 'br').toString(), /^sequence_id,interaction_id,state,/);
+  t.regex(decodeBody(answer.bytes, 'br').toString(), /^sequence_id,interaction_id,event_time,state,/);
 });

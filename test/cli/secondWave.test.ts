@@ -145,3 +145,19 @@ test('simulate --engine-version 1 runs engine 1; presets lists the engine versio
   t.is(unknown.code, 1);
   t.regex(unknown.stderr, /code validation_failed, HTTP 422/);
 });
+
+test('simulate --start-time --order --population: a time-ordered run from that instant; engine 3 refuses them', async (t) => {
+  const target = await caller('pro');
+  const run = await runCli(
+    ['simulate', '--preset', 'healthcare', '-n', '200', '--seed', '3', '--start-time', '2027-02-01T08:00:00Z', '--order', 'time', '--population', '12', '--format', 'ndjson'],
+    target,
+  );
+  t.is(run.code, 0, run.stderr);
+  const records = run.stdout.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as { event_time: string; interaction_id: number });
+  t.is(records.length, 200);
+  t.true(records.every((record, i) => record.interaction_id === i + 1 && record.event_time >= '2027-02-01T08:00:00.000Z'));
+  t.true(records.every((record, i) => i === 0 || record.event_time >= records[i - 1]!.event_time));
+  const refused = await runCli(['simulate', '--preset', 'finance', '-n', '5', '--engine-version', '3', '--order', 'time'], target);
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /code validation_failed, HTTP 422/);
+});

@@ -66,7 +66,7 @@ test.serial('a 1,000,000-record finance run streams whole in CSV: a header row a
   t.is(response.status, 200);
   t.is(response.error, undefined);
   t.is(response.count, MILLION + 1);
-  t.true(response.head.startsWith('sequence_id,interaction_id,state,'));
+  t.true(response.head.startsWith('sequence_id,interaction_id,event_time,state,'));
 });
 
 test.serial('a 1,000,000-record finance run streams whole in JSON, envelope and all', async (t) => {

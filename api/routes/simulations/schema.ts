@@ -101,13 +101,23 @@ export const simulationRequestSchema = z
       });
     }
     const timing = timingOf(body, serviceVersion, context);
+    // at_time echoed canonical (milliseconds), as records print instants.
+    const canonical =
+      scenario === undefined ? undefined : (
+        {
+          ...scenario,
+          events: scenario.events.map((event) =>
+            event.at_time === undefined ? event : { ...event, at_time: isoTimestamp(parseTimestamp(event.at_time) ?? 0) },
+          ),
+        }
+      );
     return {
       preset,
       profile: body.profile ?? preset.default_profile,
       seed: body.seed,
       numInteractions: body.num_interactions,
       serviceVersion,
-      scenario,
+      scenario: canonical,
       ...(timing === undefined ? {} : { timing }),
     };
   });

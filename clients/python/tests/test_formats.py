@@ -6,6 +6,7 @@ import json
 import re
 import tempfile
 import unittest
+from datetime import datetime, timezone
 from pathlib import Path
 
 import bss
@@ -14,6 +15,7 @@ from support import Account, new_account, raw_get
 PRESETS = ("education", "finance", "healthcare", "mobile_app")
 COMPUTE_MS = re.compile(rb'"compute_ms":\d+')
 DTYPES = {"integer": "int64", "number": "float64", "string": "string"}
+TIME_DTYPE = "datetime64[ns, UTC]"
 
 
 class FormatsTest(unittest.TestCase):
@@ -60,18 +62,31 @@ class FormatsTest(unittest.TestCase):
                 frame = self.client.simulate(preset["name"], 50, seed=1).to_pandas()
                 fields = [field for field in preset["record_fields"] if field["name"] in frame.columns]
                 self.assertEqual(list(frame.columns), [field["name"] for field in fields])
-                self.assertEqual({name: str(dtype) for name, dtype in frame.dtypes.items()}, {f["name"]: DTYPES[f["type"]] for f in fields})
+                expected = {f["name"]: TIME_DTYPE if f["name"] == "event_time" else DTYPES[f["type"]] for f in fields}
+                self.assertEqual({name: str(dtype) for name, dtype in frame.dtypes.items()}, expected)
                 self.assertEqual(len(frame), 50)
 
     def test_the_readme_quick_start(self) -> None:
         client = bss.Client(api_key=self.account.key)  # BSS_API_URL from the environment
         df = client.simulate("finance", 1000, seed=42).to_pandas()
-        # Engine 3 (the default): the six finance fields and scenario_event, <NA> in a run without a scenario.
-        self.assertEqual(df.shape, (1000, 7))
+        # Engine 4 (the default): the six finance fields, event_time and scenario_event (<NA> without a scenario).
+        self.assertEqual(df.shape, (1000, 8))
+        self.assertEqual(str(df["event_time"].dtype), "datetime64[ns, UTC]")
         self.assertTrue(df["scenario_event"].isna().all())
         self.assertEqual(str(df["portfolio_value"].dtype), "float64")
         self.assertEqual(str(df["risk_alert"].dtype), "int64")
         self.assertEqual(str(df["state"].dtype), "string")
+
+    def test_engine_4_start_time_order_and_population(self) -> None:
+        start = datetime(2027, 1, 1, 8, tzinfo=timezone.utc)
+        run = self.client.simulate("healthcare", 300, seed=2, start_time=start, order="time", population=10)
+        self.assertEqual((run.body["start_time"], run.body["order"], run.body["population"]), ("2027-01-01T08:00:00.000Z", "time", 10))
+        frame = run.to_pandas()
+        self.assertTrue(frame["event_time"].is_monotonic_increasing)
+        self.assertGreaterEqual(frame["event_time"].iloc[0], start)
+        self.assertEqual(list(frame["interaction_id"]), list(range(1, 301)))
+        streamed = self.client.download(run.simulation_id, Path(self.directory.name) / "timed.csv").to_pandas()
+        self.assertTrue(streamed.equals(frame))
 
     def test_a_nullable_string_field_reads_as_na(self) -> None:
         # Engine 3's scenario_event is null outside an event; the records decide, whatever the engine.

@@ -1,5 +1,9 @@
 import type { CounterRng } from '../counterRng.ts';
-import { DAY_MS, HOUR_MS, type PresetClock, type SequenceClock, SECOND_MS, SLOT_ARRIVAL, SLOT_CLOCK_A, SLOT_CLOCK_B, SLOT_CLOCK_C } from './PresetClock.ts';
+import { type PresetClock, type SequenceClock } from './PresetClock.ts';
+import * as clockConstants from './PresetClock.ts';
+
+// Module-level copies (a loader that turns imports into property reads pays them once).
+const { DAY_MS, HOUR_MS, SECOND_MS, SLOT_ARRIVAL, SLOT_CLOCK_A, SLOT_CLOCK_B, SLOT_CLOCK_C } = clockConstants;
 
 // Slot 3 of an education record (engine-3 layout): response_time_ms.
 const RESPONSE_TIME_SLOT = 3;

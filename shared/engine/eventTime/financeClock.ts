@@ -1,5 +1,9 @@
 import type { CounterRng } from '../counterRng.ts';
-import { DAY_MS, HOUR_MS, type PresetClock, type SequenceClock, SLOT_ARRIVAL, weekdayOf } from './PresetClock.ts';
+import { type PresetClock, type SequenceClock } from './PresetClock.ts';
+import * as clockConstants from './PresetClock.ts';
+
+// Module-level copies (a loader that turns imports into property reads pays them once).
+const { DAY_MS, HOUR_MS, SLOT_ARRIVAL, weekdayOf } = clockConstants;
 
 // One record per trading day at the close: the New York Stock Exchange's regular session ends at 16:00
 // New York time, which is 21:00 UTC in winter (EST, UTC-5); the engine writes 21:00:00.000Z all year
@@ -16,7 +20,7 @@ const isTradingDay = (day: number): boolean => {
 };
 
 /** The first trading day's close at or after `ms`. */
-export function closeAtOrAfter(ms: number): number {
+function closeAtOrAfter(ms: number): number {
   let day = Math.floor(ms / DAY_MS);
   if (day * DAY_MS + CLOSE_MS < ms) day++;
   while (!isTradingDay(day)) day++;

@@ -1,7 +1,11 @@
 import type { CounterRng } from '../counterRng.ts';
 import { APP_CLOSE, CRASH } from '../models/v2/mobileApp.ts';
-import { type PresetClock, type SequenceClock, SLOT_ARRIVAL, SLOT_CLOCK_A } from './PresetClock.ts';
+import { type PresetClock, type SequenceClock } from './PresetClock.ts';
+import * as clockConstants from './PresetClock.ts';
 import { afterActivity } from './weeklyActivity.ts';
+
+// Module-level copies (a loader that turns imports into property reads pays them once).
+const { SLOT_ARRIVAL, SLOT_CLOCK_A } = clockConstants;
 
 // Slots of a mobile_app record (engine-3 layout): 2 state, 3 event, 4 session_duration_s in tenths.
 const STATE_SLOT = 2;

@@ -1,4 +1,7 @@
-import { DAY_MS, HOUR_MS } from './PresetClock.ts';
+import * as clockConstants from './PresetClock.ts';
+
+// Module-level copies (a loader that turns imports into property reads pays them once).
+const { DAY_MS, HOUR_MS } = clockConstants;
 
 // When app users open sessions, by hour of the week (users' local time written as UTC: docs/presets/
 // mobile_app.md). The daily shape follows Böhmer et al. (2011, MobileHCI, 4,100 Android users): least use
@@ -17,14 +20,14 @@ const MONDAY_MS = 4 * DAY_MS;
 const raw = Array.from({ length: 168 }, (_, h) => HOURLY[h % 24]! * (h >= 120 ? WEEKEND_FACTOR : 1));
 const mean = raw.reduce((sum, w) => sum + w, 0) / raw.length;
 /** Relative session intensity per hour of the week (Monday 00:00 first), mean 1. */
-export const WEEKLY_INTENSITY: readonly number[] = raw.map((w) => w / mean);
+const WEEKLY_INTENSITY: readonly number[] = raw.map((w) => w / mean);
 // Activity time (in hours) accumulated from the start of the week to the start of each hour; [168] is a week's.
 const CUMULATIVE = new Float64Array(169);
 for (let h = 0; h < 168; h++) CUMULATIVE[h + 1] = CUMULATIVE[h]! + WEEKLY_INTENSITY[h]!;
 const WEEK_ACTIVITY = CUMULATIVE[168]!;
 
 /** Activity time (hours) from the epoch's first Monday to `ms`: the integral of the weekly intensity. */
-export function activityAt(ms: number): number {
+function activityAt(ms: number): number {
   const since = ms - MONDAY_MS;
   const weeks = Math.floor(since / WEEK_MS);
   const inWeek = (since - weeks * WEEK_MS) / HOUR_MS;

@@ -149,13 +149,19 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
   const startIds = starts.map((index) => records[index].interaction_id);
   const runs = stateRuns(records);
   const xs = records.map((record) => record.interaction_id);
+  // Engine 4's records say when they happened: the shared axis is then labelled with the event time of
+  // the record at each tick (UTC, to the minute), the x values staying the interactions the bands use.
+  const timed = typeof records[0].event_time === 'string';
+  const timeAt = (value) => records[Math.round(value) - xs[0]]?.event_time?.slice(0, 16).replace('T', ' ') ?? '';
   // The panels move one cursor and zoom together, and no other chart on the page.
   charts += 1;
   const syncKey = `simulation-${charts}`;
   const interaction = {
     label: 'Interaction',
     value: (u, value, seriesIndex, index) =>
-      index === null || records[index] === undefined ? '--' : `${formatInteger(value)} · sequence ${records[index].sequence_id} · ${records[index].state}`,
+      index === null || records[index] === undefined
+        ? '--'
+        : `${formatInteger(value)} · sequence ${records[index].sequence_id} · ${records[index].state}${timed ? ` · ${records[index].event_time}` : ''}`,
   };
   let markerCount = 0;
   const plots = [];
@@ -226,7 +232,9 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
       axes: [
         // Interactions are whole numbers: no 2.5 on the axis of a short run. Only the lowest panel
         // labels the shared axis; the others keep its grid.
-        last
+        last && timed
+          ? { ...AXIS_STYLE, label: 'Event time (UTC)', incrs: INTEGER_STEPS, values: (u, splits) => splits.map(timeAt) }
+          : last
           ? { ...AXIS_STYLE, label: 'Interaction', incrs: INTEGER_STEPS }
           : { ...AXIS_STYLE, incrs: INTEGER_STEPS, size: 10, values: (u, splits) => splits.map(() => '') },
         { ...AXIS_STYLE, size: 64, values: (u, splits) => splits.map(format) },

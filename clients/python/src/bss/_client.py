@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 import uuid
+from datetime import datetime, timezone
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,6 +115,9 @@ class Client:
         seed: int | None = None,
         engine_version: str | int | None = None,
         scenario: ScenarioRequest | Mapping[str, Any] | None = None,
+        start_time: str | datetime | None = None,
+        order: Literal["sequence", "time"] | None = None,
+        population: int | None = None,
         idempotency_key: str | None = None,
     ) -> SimulationResult:
         """Runs a simulation of ``n`` interactions and returns its records and metadata.
@@ -121,8 +125,11 @@ class Client:
         Always sent with an ``Idempotency-Key`` (a fresh UUID unless given), so a retry never runs twice.
         ``scenario`` (engine 3) is passed as given: ``{"events": [{"type", "sequence", "at_step",
         "duration", "intensity"}]}``; the result's ``.scenario`` is the service's echo of it.
+        ``start_time`` (an ISO 8601 UTC string or an aware ``datetime``), ``order`` (``"sequence"`` or
+        ``"time"``) and ``population`` are engine 4's: records carry ``event_time``, and ``order="time"``
+        merges a population of subjects in event-time order.
         """
-        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
+        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
         response = self._post_simulation(request, "json")
         if media_type_of(response) != MEDIA_TYPES["json"]:
             raise unexpected_media_type(response, MEDIA_TYPES["json"])
@@ -151,13 +158,16 @@ class Client:
         seed: int | None = None,
         engine_version: str | int | None = None,
         scenario: ScenarioRequest | Mapping[str, Any] | None = None,
+        start_time: str | datetime | None = None,
+        order: Literal["sequence", "time"] | None = None,
+        population: int | None = None,
         idempotency_key: str | None = None,
     ) -> RecordStream:
         """Runs a simulation and streams its records (NDJSON) one at a time, without holding the run.
 
         Use it in a ``with`` block when you may stop early. Same arguments as ``simulate``.
         """
-        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
+        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
         return self._record_stream(self._post_simulation(request, "ndjson"))
 
     def _post_simulation(self, request: _SimulationRequest, format: Format) -> Response:
@@ -247,6 +257,9 @@ class _SimulationRequest:
     engine_version: str | int | None
     scenario: ScenarioRequest | Mapping[str, Any] | None
     idempotency_key: str | None
+    start_time: str | datetime | None = None
+    order: Literal["sequence", "time"] | None = None
+    population: int | None = None
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"preset": self.preset, "num_interactions": self.n}
@@ -255,6 +268,18 @@ class _SimulationRequest:
             "seed": self.seed,
             "engine_version": None if self.engine_version is None else str(self.engine_version),
             "scenario": None if self.scenario is None else dict(self.scenario),
+            "start_time": _instant(self.start_time),
+            "order": self.order,
+            "population": self.population,
         }
         body.update({name: value for name, value in optional.items() if value is not None})
         return body
+
+
+def _instant(value: str | datetime | None) -> str | None:
+    """A start_time as the service reads it: ISO 8601 UTC with ``Z`` (an aware datetime is converted)."""
+    if value is None or isinstance(value, str):
+        return value
+    if value.tzinfo is None:
+        raise ValueError("start_time must be timezone-aware (UTC), or an ISO 8601 string ending in Z")
+    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")

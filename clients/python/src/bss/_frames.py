@@ -22,6 +22,15 @@ Field = tuple[str, FieldType]
 # `scenario_event`, null outside an event, reads as <NA> rather than None in an object column).
 DTYPES: dict[str, str] = {"integer": "int64", "number": "float64", "string": "string"}
 
+# Engine 4's `event_time` (ISO 8601 UTC with milliseconds) is a timezone-aware datetime column, whatever
+# the format the run came in (JSON, NDJSON, CSV or Parquet, where it is stored as its text).
+TIME_FIELDS = frozenset({"event_time"})
+TIME_DTYPE = "datetime64[ns, UTC]"
+
+
+def _times(pd: Any, values: Any) -> Any:
+    return pd.to_datetime(pd.Series(values, dtype="object"), utc=True).astype(TIME_DTYPE)
+
 
 def require_pandas() -> Any:
     try:
@@ -58,7 +67,7 @@ def fields_of(records: Sequence[Record], catalog: Sequence[Field] | None) -> lis
 
 
 def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None) -> pandas.DataFrame:
-    """One column per field with the dtype of its catalog type: int64, float64 or string."""
+    """One column per field with the dtype of its catalog type: int64, float64 or string; event_time a UTC datetime."""
     pd = require_pandas()
     columns: dict[str, Any] = {}
     for name, kind in fields_of(records, catalog):
@@ -66,7 +75,7 @@ def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None)
         dtype = DTYPES[kind]
         if kind == "integer" and any(value is None for value in values):
             dtype = "Int64"  # a missing integer stays an integer, not a float
-        columns[name] = pd.Series(values, dtype=dtype)
+        columns[name] = _times(pd, values) if name in TIME_FIELDS else pd.Series(values, dtype=dtype)
     return pd.DataFrame(columns)
 
 
@@ -111,7 +120,10 @@ def read_file(path: Path, file_format: str, catalog: Sequence[Field] | None) -> 
                 "reading Parquet needs pyarrow, which is not installed: `pip install pyarrow` (or `pip install bss[parquet]`), "
                 "or download the run as CSV or NDJSON instead"
             ) from error
-        return pd.read_parquet(path, engine="pyarrow")
+        frame = pd.read_parquet(path, engine="pyarrow")
+        for name in TIME_FIELDS & set(frame.columns):
+            frame[name] = _times(pd, frame[name])
+        return frame
     if file_format == "ndjson":
         with path.open("rb") as handle:
             records = list(iter_ndjson(iter(lambda: handle.read(1 << 16), b"")))

@@ -48,6 +48,7 @@ __all__ = [
     "Run",
     "RunList",
     "Scenario",
+    "ScenarioEvent",
     "ScenarioEventRequest",
     "ScenarioRequest",
     "SessionCredential",
@@ -210,9 +211,27 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     """Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one's sequence ends the next `sequence_id` arrives."""
 
 
+class _ScenarioEventRequired(TypedDict):
+    type: str
+    """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
+    sequence: int | Literal["all"]
+    """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
+    duration: int
+    """How many steps (records of the sequence) the event lasts, 1–1000."""
+    intensity: float
+    """How strong the event is, 0 < intensity <= 3; 1 when absent."""
+
+
+class ScenarioEvent(_ScenarioEventRequired, total=False):
+    at_step: int
+    """The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`."""
+    at_time: str
+    """Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds."""
+
+
 class Scenario(TypedDict):
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
-    events: list[Any]
+    events: list[ScenarioEvent]
     """1–16 events; where two overlap, a record carries the type of the one listed first."""
 
 
