@@ -16,7 +16,7 @@ import { drawSeed } from '../simulations/drawSeed.ts';
 
 const QUOTA_GRACE_S = 86_400;
 /** The purpose the webhook secret is sealed under (api/auth/cookieCipher.ts binds it as associated data). */
-export const WEBHOOK_SECRET_PURPOSE = 'stream-webhook-secret';
+const WEBHOOK_SECRET_PURPOSE = 'stream-webhook-secret';
 
 /**
  * POST /v1/streams after validation (DECISIONS "Live streams"): the per-request maximum (403), the

@@ -5,7 +5,7 @@ import { parseTimestamp } from '../engine/parseTimestamp.ts';
 import type { StreamInput } from './StreamInput.ts';
 
 /** A stream's `request` as the row keeps it and the Stream echoes it (seed drawn, defaults filled). */
-export const storedStreamRequestSchema = z.object({
+const storedStreamRequestSchema = z.object({
   preset: z.enum(PRESET_NAMES),
   profile: z.string(),
   seed: z.number(),

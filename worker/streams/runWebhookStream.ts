@@ -9,7 +9,7 @@ import type { StreamJobContext } from './StreamJobContext.ts';
 
 /** At most this many tries of one batch (DECISIONS "Live streams"). */
 const MAX_TRIES = 10;
-/** The sealing purpose of api/streams/createStream.ts (WEBHOOK_SECRET_PURPOSE). */
+/** The sealing purpose api/streams/createStream.ts seals the secret under (its WEBHOOK_SECRET_PURPOSE). */
 const SECRET_PURPOSE = 'stream-webhook-secret';
 
 interface Pending {

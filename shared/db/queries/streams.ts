@@ -1,8 +1,7 @@
 import { type CommonQueryMethods, type DatabaseTransactionConnection, sql } from 'slonik';
 import { z } from 'zod';
 
-export const streamStatusSchema = z.enum(['running', 'completed', 'cancelled', 'failed']);
-export type StreamStatus = z.infer<typeof streamStatusSchema>;
+const streamStatusSchema = z.enum(['running', 'completed', 'cancelled', 'failed']);
 
 const lastErrorSchema = z.object({ code: z.string(), message: z.string(), at: z.string() });
 const inflightBatchSchema = z.object({ batch: z.number(), first: z.number(), last: z.number() });
