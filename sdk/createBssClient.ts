@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import createClient from 'openapi-fetch';
 import { BssApiError } from './BssApiError.ts';
 import { BssConnectionError } from './BssConnectionError.ts';
+import { readStreamEvents, type StreamEnvelope, type StreamEventsOptions } from './readStreamEvents.ts';
 import { createRetryingFetch, type RetryNotice } from './createRetryingFetch.ts';
 import { downloadRecords, type RecordsDownload } from './downloadRecords.ts';
 import type { components, paths } from './openapi.ts';
@@ -215,6 +216,21 @@ export const createBssClient = (options: BssClientOptions) => {
         ...download,
         accept: MEDIA_TYPES[format],
       }),
+    /** Live streams (docs/streams.md): a run delivered as it happens, over SSE or to a webhook. */
+    streams: {
+      create: async (request: Schemas['StreamRequest']): Promise<Schemas['CreatedStream']> => unwrap(await client.POST('/v1/streams', { body: request })),
+      get: async (streamId: string): Promise<Schemas['Stream']> => unwrap(await client.GET('/v1/streams/{stream_id}', { params: { path: { stream_id: streamId } } })),
+      list: async (query: { limit?: number; cursor?: string } = {}): Promise<Schemas['StreamList']> => unwrap(await client.GET('/v1/streams', { params: { query } })),
+      cancel: async (streamId: string): Promise<Schemas['Stream']> => unwrap(await client.DELETE('/v1/streams/{stream_id}', { params: { path: { stream_id: streamId } } })),
+      /** The stream's envelopes as they come due, resumed with Last-Event-ID across broken connections. */
+      events: (streamId: string, read: StreamEventsOptions = {}): AsyncGenerator<StreamEnvelope, void> => {
+        const url = `${options.baseUrl}/v1/streams/${encodeURIComponent(streamId)}/events`;
+        // Not through the retrying fetch: a reconnection resumes from the last position itself.
+        const get = (headers: Record<string, string>): Promise<Response> =>
+          (options.fetch ?? fetch)(new Request(url, { headers: { ...authorization, ...headers }, ...(read.signal === undefined ? {} : { signal: read.signal }) }));
+        return readStreamEvents(get, url, read);
+      },
+    },
     /** The records a download link serves (no credentials sent), resumed like `downloadRecords`. */
     downloadLink: async (url: string, download: DownloadOptions = {}): Promise<RecordsDownload> => downloadRecords(getFrom(url, {}, download.signal), download),
   };

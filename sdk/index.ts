@@ -17,6 +17,7 @@ export {
 } from './createBssClient.ts';
 export type { RetryNotice } from './createRetryingFetch.ts';
 export type { RecordsDownload } from './downloadRecords.ts';
+export type { StreamEnvelope, StreamEventsOptions } from './readStreamEvents.ts';
 export type { components, paths } from './openapi.ts';
 export type { SimulationFormat, SimulationRecord } from './parseRecordStream.ts';
 
