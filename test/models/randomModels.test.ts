@@ -3,6 +3,8 @@ import { generateRecords } from '../../shared/engine/generateRecords.ts';
 import { writeRecordChunks } from '../../shared/engine/writeRecordChunks.ts';
 import { writeRecordsJson } from '../../shared/engine/writeRecordsJson.ts';
 import { checkModelDefinition, compileModel } from '../../shared/models/index.ts';
+import { writeParquetChunks } from '../../shared/parquet/writeParquetChunks.ts';
+import { readParquet } from '../parquet/readParquet.ts';
 
 // Properties over many random definitions built from the grammar (a fixed-seed generator, so a failure
 // names a case that replays): the checker never throws, accepts every well-typed definition, and every
@@ -52,7 +54,7 @@ function generator(random: () => number, names: readonly string[], stateful = tr
   return { number, boolean, string, pick };
 }
 
-test('random well-typed definitions check valid, and every writer prints what generateRecords gives', (t) => {
+test('random well-typed definitions check valid, and every writer prints what generateRecords gives', async (t) => {
   const random = cases(20_261_127);
   for (let c = 0; c < 60; c++) {
     const params = ['p', 'q'];
@@ -89,6 +91,10 @@ test('random well-typed definitions check valid, and every writer prints what ge
     t.is(writeRecordsJson(run).toString('utf8'), JSON.stringify(records), `case ${c}`);
     const ndjson = Buffer.concat([...writeRecordChunks(run, 'ndjson')]).toString('utf8').trimEnd().split('\n');
     t.deepEqual(ndjson.map((line) => JSON.parse(line) as unknown), records, `case ${c}`);
+    if (c % 6 === 0) {
+      const parquet = await readParquet(Buffer.concat([...writeParquetChunks(run, { chunkBytes: Infinity })]));
+      t.deepEqual(parquet.records, JSON.parse(JSON.stringify(records)) as unknown, `case ${c} parquet`);
+    }
   }
 });
 
