@@ -188,5 +188,5 @@ test('extreme numbers print as JSON.stringify prints them; integers beyond 2^53 
   t.is(writeRecordsJson(runInput).toString('utf8'), JSON.stringify(records));
   t.like(records[0], { tiny: 1e-7, huge: 1e21, big_rounded: 123456789.12345679, neg_zero: 0, big_integer: null, safe_integer: 2 ** 53 - 1, twelve: 0.333333333333 });
   const csv = Buffer.concat([...writeRecordChunks(runInput, 'csv')]).toString('utf8').split('\r\n')[1];
-  t.is(csv, '1,1,A,1e-7,1e+21,123456789.12345679,0,,9007199254740991,0.333333333333,');
+  t.is(csv, '1,1,2026-01-01T00:00:00.000Z,A,1e-7,1e+21,123456789.12345679,0,,9007199254740991,0.333333333333,');
 });
