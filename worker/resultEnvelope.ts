@@ -1,4 +1,4 @@
-import type { RunTimingSpec } from '../shared/engine/runTiming.ts';
+import type { RunTimingSpec } from '../shared/engine/RunTimingSpec.ts';
 import type { Scenario } from '../shared/engine/scenario.ts';
 import type { SimulationTask } from './simulationTask.ts';
 

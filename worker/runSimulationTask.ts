@@ -1,7 +1,7 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CHUNK_BYTES, writeRecordChunks } from '../shared/engine/index.ts';
 import { writeParquetChunks } from '../shared/parquet/writeParquetChunks.ts';
-import { timingInput } from '../shared/engine/runTiming.ts';
+import { timingInput } from '../shared/engine/RunTimingSpec.ts';
 import { resultEnvelope } from './resultEnvelope.ts';
 import { ABORT_RUN, type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS, type ThreadChunk } from './simulationTask.ts';
 

@@ -1,5 +1,5 @@
 import type { PresetDefinition } from '../../shared/engine/index.ts';
-import type { RunTimingSpec } from '../../shared/engine/runTiming.ts';
+import type { RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 
 /** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */

@@ -1,5 +1,4 @@
 import type { Scenario, ScenarioEventType } from './scenario.ts';
-import type { RunOrder } from './simulator.ts';
 
 import type { PresetName } from './presetName.ts';
 import type { CompiledModel } from '../models/modelTypes.ts';
@@ -31,6 +30,9 @@ export interface PresetDefinition {
   /** Each engine version's record field names, in emission order. */
   record_fields_by_engine: Readonly<Record<string, readonly string[]>>;
 }
+
+/** Engine 4's `order`: a sequence after another, or a population merged in event_time order. */
+export type RunOrder = 'sequence' | 'time';
 
 interface CommonRunInput {
   profile: string;

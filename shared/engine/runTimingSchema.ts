@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RunTimingSpec } from './runTiming.ts';
+import type { RunTimingSpec } from './RunTimingSpec.ts';
 
 /**
  * Engine 4's echoed run inputs as they travel in the job, the ledger's jsonb and the idempotency record

@@ -1,4 +1,4 @@
-import type { PresetName } from './presetTypes.ts';
+import type { PresetName, RunOrder } from './presetTypes.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
 import type { Scenario, ScenarioEventType } from './scenario.ts';
@@ -13,7 +13,6 @@ export interface RunTiming {
   readonly population: number;
 }
 
-export type RunOrder = 'sequence' | 'time';
 
 /** What an engine-3 simulator keys its randomness by, and the events it plays. */
 export interface RunContext {

@@ -1,5 +1,5 @@
 import type { PresetName } from '../engine/presetName.ts';
-import type { RunTimingSpec } from '../engine/runTiming.ts';
+import type { RunTimingSpec } from '../engine/RunTimingSpec.ts';
 import type { Scenario } from '../engine/scenario.ts';
 
 /**

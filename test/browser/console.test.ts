@@ -120,7 +120,7 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
   const csvPath = path.join(t.context.shots, '05-download.csv');
   await download.saveAs(csvPath);
   const lines = (await readFile(csvPath, 'utf8')).trimEnd().split('\r\n');
-  const fields = ['sequence_id', 'interaction_id', 'state', 'portfolio_value', 'daily_return', 'risk_alert', 'scenario_event'];
+  const fields = ['sequence_id', 'interaction_id', 'event_time', 'state', 'portfolio_value', 'daily_return', 'risk_alert', 'scenario_event'];
   t.is(lines[0], fields.join(','));
   t.is(lines.length, 301);
   const again = await apiWithKey(t, key, '/v1/simulations', {

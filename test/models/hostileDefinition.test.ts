@@ -15,7 +15,8 @@ import { definition } from './helpers/modelFixtures.ts';
 function evaluatedNodes(input: Record<string, unknown>, n: number, scenario = false): { evaluated: number; nodes: number } {
   const model = compileModel('largest', input as unknown as ModelDefinition, { countNodes: true });
   const events = scenario ? { scenario: { events: Array.from({ length: 16 }, (_, e) => ({ type: `event${e}`, sequence: 'all' as const, at_step: 1 + e * 50, duration: 1000, intensity: 3 })) } } : {};
-  const { simulator } = createSimulation({ model, profile: 'profile15', seed: 3, numInteractions: n, ...events });
+  // Engine 3: the model's own simulator, whose meter this reads (engine 4 wraps it with its clock).
+  const { simulator } = createSimulation({ model, profile: 'profile15', seed: 3, numInteractions: n, serviceVersion: '3.0.0', ...events });
   for (let i = 0; i < n; i++) simulator.next();
   return { evaluated: (simulator as ModelSimulator).evaluatedNodes, nodes: model.nodeCount };
 }

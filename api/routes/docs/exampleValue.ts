@@ -28,6 +28,10 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   next_cursor: null,
   // Engine 3's scenario echo: most runs have none (a request example shows only what it needs).
   scenario: null,
+  // Engine 4's clock inputs, as a run without them echoes them.
+  start_time: '2026-01-01T00:00:00.000Z',
+  order: 'sequence',
+  population: 100,
   label: 'GitHub',
   url: '/v1/auth/github',
   local_sign_in: null,

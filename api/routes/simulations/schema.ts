@@ -3,7 +3,7 @@ import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shar
 import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { parseTimestamp } from '../../../shared/engine/parseTimestamp.ts';
-import { DEFAULT_RUN_TIMING, EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS, type RunTimingSpec, START_TIME_YEARS } from '../../../shared/engine/runTiming.ts';
+import { DEFAULT_RUN_TIMING, EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS, type RunTimingSpec, START_TIME_YEARS } from '../../../shared/engine/RunTimingSpec.ts';
 import { runTimingFields } from '../../../shared/engine/runTimingSchema.ts';
 import { isoTimestamp } from '../../../shared/engine/writeTimestamp.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';

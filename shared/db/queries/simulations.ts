@@ -1,6 +1,6 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
-import type { RunTimingSpec } from '../../engine/runTiming.ts';
+import type { RunTimingSpec } from '../../engine/RunTimingSpec.ts';
 import type { Scenario } from '../../engine/scenario.ts';
 
 export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);

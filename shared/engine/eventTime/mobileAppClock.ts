@@ -2,7 +2,7 @@ import type { CounterRng } from '../counterRng.ts';
 import { APP_CLOSE, CRASH } from '../models/v2/mobileApp.ts';
 import { type PresetClock, type SequenceClock } from './PresetClock.ts';
 import * as clockConstants from './PresetClock.ts';
-import { afterActivity } from './weeklyActivity.ts';
+import { afterActivity } from './afterActivity.ts';
 
 // Module-level copies (a loader that turns imports into property reads pays them once).
 const { SLOT_ARRIVAL, SLOT_CLOCK_A } = clockConstants;
@@ -11,7 +11,7 @@ const { SLOT_ARRIVAL, SLOT_CLOCK_A } = clockConstants;
 const STATE_SLOT = 2;
 const EVENT_SLOT = 3;
 const DURATION_SLOT = 4;
-// The gap before a session, in activity hours (weeklyActivity.ts), is log-normal with a median by the
+// The gap before a session, in activity hours (afterActivity.ts), is log-normal with a median by the
 // lifecycle state the session opens in and a log-sd of 1.3, so the mean gap is 2.3 times the median and a
 // few gaps last weeks (heavy-tailed inter-session times, as app-usage traces show: Falaki et al. 2010,
 // Jones et al. 2015). States in the engine's order: Onboarding, Engaged, Idle, AtRisk, Churned (the

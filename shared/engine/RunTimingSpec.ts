@@ -1,8 +1,7 @@
 import { POPULATION_LIMITS } from './createSimulation.ts';
 import { DEFAULT_TIMING } from './eventTime/eventTimeModel.ts';
 import { parseTimestamp } from './parseTimestamp.ts';
-import type { RunInput } from './presetTypes.ts';
-import type { RunOrder } from './simulator.ts';
+import type { RunInput, RunOrder } from './presetTypes.ts';
 import { isoTimestamp } from './writeTimestamp.ts';
 
 /**
