@@ -3,7 +3,7 @@ import type { PRESET_NAMES} from '../../../shared/engine/index.ts';
 import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { parseTimestamp } from '../../../shared/engine/parseTimestamp.ts';
-import { EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS } from '../../../shared/engine/runTiming.ts';
+import { EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS } from '../../../shared/engine/RunTimingSpec.ts';
 import { SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { DISORDER_LIMITS, NO_DISORDER } from '../../../shared/streams/StreamDisorder.ts';
 import { WEBHOOK_BATCH_LIMITS } from '../../../shared/streams/webhookBatchLimits.ts';
