@@ -149,7 +149,7 @@ test('streams are listed newest first; unknown ids are 404 stream_not_found; DEL
   t.is(JSON.parse(read.end ?? '{}')['status'], 'cancelled');
 });
 
-test('validation: an engine before 4, disorder out of range and a webhook to a private address in production are 422', async (t) => {
+test('validation: an engine before 4 and disorder out of range are 422; more interactions than the plan allows per request is 403', async (t) => {
   const me = await caller();
   const old = await call(me.key, 'POST', '/v1/streams', { preset: 'finance', num_interactions: 5, engine_version: '3' });
   t.is(old.status, 422);
