@@ -1066,6 +1066,8 @@ export interface components {
             max_concurrent_simulations: number;
             /** @description Active API keys (a key in its roll grace period does not count). */
             max_active_api_keys: number;
+            /** @description Live streams running at once (docs/streams.md). */
+            max_concurrent_streams: number;
         }[];
         ApiKeyList: {
             /** Format: uuid */

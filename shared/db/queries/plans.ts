@@ -14,6 +14,12 @@ export const planRowSchema = z.object({
 
 export type PlanRow = z.infer<typeof planRowSchema>;
 
+// Only the listing reads the streams' limit: admitting a stream reads it under the account's lock
+// (queries/streams.ts), so the plan every request carries stays as it was.
+const planListingRowSchema = planRowSchema.extend({ max_concurrent_streams: z.number() });
+
+type PlanListingRow = z.infer<typeof planListingRowSchema>;
+
 export const findPlanByName = async (connection: CommonQueryMethods, name: string): Promise<PlanRow | null> =>
   connection.maybeOne(sql.type(planRowSchema)`
     SELECT name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
@@ -25,9 +31,9 @@ export const listPlanNames = async (connection: CommonQueryMethods): Promise<rea
   connection.anyFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM plans ORDER BY name`);
 
 /** Every plan, smallest first: what the console sets beside the caller's own. */
-export const listPlans = async (connection: CommonQueryMethods): Promise<readonly PlanRow[]> =>
-  connection.any(sql.type(planRowSchema)`
+export const listPlans = async (connection: CommonQueryMethods): Promise<readonly PlanListingRow[]> =>
+  connection.any(sql.type(planListingRowSchema)`
     SELECT name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
-      max_concurrent_simulations, max_active_api_keys
+      max_concurrent_simulations, max_active_api_keys, max_concurrent_streams
     FROM plans ORDER BY monthly_interactions, monthly_requests, requests_per_minute, name
   `);

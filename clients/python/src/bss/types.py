@@ -443,6 +443,8 @@ class PlanListItem(TypedDict):
     """Simulations running at once."""
     max_active_api_keys: int
     """Active API keys (a key in its roll grace period does not count)."""
+    max_concurrent_streams: int
+    """Live streams running at once (docs/streams.md)."""
 
 
 class ApiKey(TypedDict):
