@@ -49,12 +49,25 @@ export const readLedgerQuota = async (
     FROM period
   `);
 
-/** What the usage endpoint reports: only settled runs that were charged count as usage. */
+/**
+ * What the usage endpoint reports: settled runs that were charged, plus streams as readLedgerQuota counts
+ * them (a running one holds its whole reservation, an ended one what it was charged; docs/streams.md), so
+ * the answer matches the quota that admits the next request.
+ */
 export const sumCompletedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
   connection.one(sql.type(totalsSchema)`
-    SELECT count(*)::int AS requests, coalesce(sum(charged_interactions), 0)::bigint AS interactions
-    FROM simulations
-    WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND charged_interactions IS NOT NULL
+    WITH runs AS (
+      SELECT count(*)::int AS requests, coalesce(sum(charged_interactions), 0)::bigint AS interactions
+      FROM simulations
+      WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()} AND charged_interactions IS NOT NULL
+    ), live AS (
+      SELECT coalesce(sum(CASE WHEN status = 'running' THEN 1 ELSE charged_requests END), 0)::int AS requests,
+        coalesce(sum(CASE WHEN status = 'running' THEN num_interactions ELSE charged_interactions END), 0)::bigint AS interactions
+      FROM streams
+      WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()}
+    )
+    SELECT runs.requests + live.requests AS requests, runs.interactions + live.interactions AS interactions
+    FROM runs, live
   `);
 
 const staleSchema = z.object({ id: z.string(), account_id: z.string(), num_interactions: z.number(), period_start: z.string() });
