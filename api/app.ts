@@ -5,6 +5,7 @@ import { httpMetrics } from './metrics/httpMetrics.ts';
 import { accessLog } from './middleware/accessLog.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { noSniff } from './middleware/noSniff.ts';
+import { refuseUnmetRequests } from './middleware/refuseUnmetRequests.ts';
 import { requestId } from './middleware/requestId.ts';
 import { routeFallback } from './middleware/routeFallback.ts';
 import { accountRoutes } from './routes/account/routes.ts';
@@ -36,6 +37,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   app.use(accessLog(services.logger));
   app.use(httpMetrics(services.metrics));
   app.use(errorHandler(services.logger, services.redisHealth.isDown));
+  app.use(refuseUnmetRequests());
   app.use(routeFallback(routers));
   for (const router of routers) {
     app.use(router.routes());

@@ -22,7 +22,11 @@ export const invalidIdempotencyKey = (): AppError =>
   new AppError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters of visible ASCII (0x21-0x7E).');
 
 /** HTTP the server cannot parse (docs/errors.md): answered before any route sees it, or by Koa's parser. */
-export const malformedRequest = (): AppError => new AppError(400, 'malformed_request', 'The request is not well-formed HTTP/1.1.');
+export const malformedRequest = (message = 'The request is not well-formed HTTP/1.1.'): AppError => new AppError(400, 'malformed_request', message);
+
+/** An `Expect` other than `100-continue` (RFC 9110 §10.1.1): nothing else is ever met here. */
+export const expectationFailed = (): AppError =>
+  new AppError(417, 'expectation_failed', 'The only expectation this service meets is Expect: 100-continue.', { headers: { Connection: 'close' } });
 
 /** The client hung up before its body arrived: nobody reads this answer, and it is not our fault. */
 export class ClientAbortedError extends AppError {
