@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
+import { testRedisEnv } from '../helpers/testRedis.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { insertLedgerRow } from '../history/historyFixtures.ts';
 import { decodeBody } from './decodeBody.ts';
@@ -167,6 +169,35 @@ test("revoking the key that made a link ends it; another key's links live on; de
   const deactivated = await download(byKeeper);
   t.is(deactivated.status, 410);
   t.is(deactivated.json.error.details.code, 'link_expired');
+});
+
+/** The admin CLI exactly as an operator runs it, against this test's database and Redis prefix. */
+const admin = async (args: readonly string[]): Promise<void> => {
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['scripts/admin.ts', ...args],
+      { env: { ...process.env, ...testRedisEnv(), DATABASE_URL: app.database.url, REDIS_PREFIX: app.redisPrefix, NODE_ENV: 'test' }, timeout: 60_000 },
+      (error, _stdout, stderr) => (error === null ? resolve() : reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`))),
+    );
+  });
+};
+
+test('a link ended by deactivating its account stays ended after the account is activated again', async (t) => {
+  const account = await buildAccount(app.services.pool, { plan: 'pro' });
+  const { key } = await buildApiKey(app.services.pool, account.id);
+  const { id } = await postRun(key, 'csv', 100);
+  const url = await makeLink(key, id, 'csv');
+  t.is((await download(url)).status, 200);
+
+  await admin(['deactivate', '--id', account.id]);
+  t.is((await download(url)).status, 410);
+  await admin(['activate', '--id', account.id]);
+  const after = await download(url);
+  t.is(after.status, 410);
+  t.is(after.json.error.details.code, 'link_expired');
+  // The account itself is back: a link made now serves.
+  t.is((await download(await makeLink(key, id, 'csv'))).status, 200);
 });
 
 test("downloads through a link count in the owner's rate window, with the owner's own requests", async (t) => {
