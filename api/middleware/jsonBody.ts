@@ -3,7 +3,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { AppError } from '../../shared/errors/AppError.ts';
-import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, jsonTooDeep, payloadTooLarge, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
+import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, jsonTooDeep, payloadTooLarge, unsupportedCharset, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
 import type { AppState } from '../AppState.ts';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './exceedsJsonDepth.ts';
 
@@ -46,6 +46,11 @@ const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknow
   if (ctx.is('application/json') === false) {
     throw unsupportedMediaType();
   }
+  // JSON is UTF-8 on the wire (RFC 8259 §8.1): a body declared in another charset is refused, not
+  // misread as UTF-8.
+  if (!UTF8_CHARSETS.has(ctx.request.charset.toLowerCase())) {
+    throw unsupportedCharset();
+  }
   const decode = decoderFor(ctx.req.headers['content-encoding']);
   if (declaredLength !== undefined && Number(declaredLength) > BODY_LIMIT_BYTES) {
     // Closing stops us reading (and the client sending) a body we are going to refuse anyway.
@@ -67,6 +72,9 @@ const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknow
     throw invalidJson();
   }
 };
+
+/** No charset parameter means UTF-8 for application/json. */
+const UTF8_CHARSETS: ReadonlySet<string> = new Set(['', 'utf-8', 'utf8']);
 
 type Decoder = (() => NodeJS.ReadWriteStream) | undefined;
 

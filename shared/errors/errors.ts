@@ -160,6 +160,9 @@ export const payloadTooLarge = (): AppError =>
 export const unsupportedMediaType = (): AppError =>
   new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json.');
 
+export const unsupportedCharset = (): AppError =>
+  new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json in UTF-8 (no charset, or charset=utf-8).');
+
 export const unsupportedContentEncoding = (): AppError =>
   new AppError(415, 'unsupported_media_type', 'Request bodies may be sent as is, or with Content-Encoding gzip or deflate.');
 
