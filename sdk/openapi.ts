@@ -1377,7 +1377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1782,7 +1782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            /** @description `interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`, as every download through the link would answer; `account_disabled`; `csrf_rejected`. */
             403: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1822,7 +1822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2337,7 +2337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2357,7 +2357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay is not counted. */
+            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay and a refused body (400, 413, 415, 422) are not counted. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2459,7 +2459,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2479,7 +2479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour. */
+            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; a refused body (400, 413, 415, 422) is not counted. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];

@@ -88,7 +88,7 @@ const authFailures = {
 const bodyFailures = {
   400: error('`invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels.'),
   413: error('`payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`).'),
-  415: error('`unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate.'),
+  415: error('`unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate.'),
   422: error('`validation_failed`: the body fails the schema; `details.issues` lists `{path, message}` per problem, unknown fields included.'),
 } as const;
 
@@ -372,6 +372,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
       201: { description: 'The link.', body: named('DownloadLink', linkCreatedSchema) },
       ...bodyFailures,
       ...authFailures,
+      403: error(
+        "`interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`, as every download through the link would answer; `account_disabled`; `csrf_rejected`.",
+      ),
       404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable)."),
       409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`).'),
     },
@@ -481,7 +484,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8), or nests arrays and objects deeper than 32 levels.`),
       401: authFailures[401],
       403: error("`api_key_limit_reached` (`limit`) beyond the plan's active keys, or when the limit plus one keys already authenticate (keys in a roll's grace period count); `account_disabled`; `csrf_rejected`."),
-      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay is not counted.', RETRY_AFTER),
+      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay and a refused body (400, 413, 415, 422) are not counted.', RETRY_AFTER),
     },
   },
   {
@@ -503,7 +506,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       ...authFailures,
       404: error("`api_key_not_found`: unknown, malformed, or another account's key id."),
       409: error('`api_key_not_rollable`: the key is revoked or has already been rolled, or the roll would leave more than the plan\'s active-key limit plus one keys authenticating (`limit`).'),
-      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour.', RETRY_AFTER),
+      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; a refused body (400, 413, 415, 422) is not counted.', RETRY_AFTER),
     },
   },
   {

@@ -200,6 +200,22 @@ test('a link ended by deactivating its account stays ended after the account is 
   t.is((await download(await makeLink(key, id, 'csv'))).status, 200);
 });
 
+test("a link for a run larger than the caller's current plan allows is refused at creation with the code its downloads would get", async (t) => {
+  const account = await buildAccount(app.services.pool, { plan: 'pro' });
+  const { key } = await buildApiKey(app.services.pool, account.id);
+  const { id } = await postRun(key, 'ndjson', 2000);
+  const before = await makeLink(key, id, 'ndjson');
+  // The free plan allows 1000 interactions per request.
+  await admin(['set-plan', '--id', account.id, '--plan', 'free']);
+  const refused = await createLink(key, id, { format: 'ndjson' });
+  t.is(refused.status, 403);
+  t.like(refused.json.error.details, { code: 'interactions_per_request_exceeded', limit: 1000, requested: 2000 });
+  // The same code a download through a link made before the change answers.
+  const downloaded = await download(before);
+  t.is(downloaded.status, 403);
+  t.is(downloaded.json.error.details.code, 'interactions_per_request_exceeded');
+});
+
 test("downloads through a link count in the owner's rate window, with the owner's own requests", async (t) => {
   const me = await buildCaller(app.services.pool, { requests_per_minute: 3 });
   const { id } = await postRun(me.key, 'ndjson', 100);
