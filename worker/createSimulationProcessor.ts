@@ -15,6 +15,9 @@ export interface SimulationProcessorDependencies {
   readonly logger: Logger;
 }
 
+/** What a job whose run was stopped for its client completes with. */
+const CANCELLED = 'cancelled';
+
 /** Attempts to deliver one run over links that keep breaking, before the job is given up. */
 const MAX_SEND_ATTEMPTS = 5;
 const FIRST_BACKOFF_MS = 50;
@@ -22,13 +25,15 @@ const FIRST_BACKOFF_MS = 50;
 /**
  * The BullMQ processor, kept thin: parse the job, run it in a pool thread and send its bytes to the
  * waiting API process over the data plane (worker/sendRun.ts), again from where the client's body stands
- * when the link breaks. It returns nothing, so BullMQ's events stream never carries a result. Every
- * failure is unrecoverable: BullMQ's own retry could not finish before the deadline the caller waits on
- * (a worker that dies is another matter: its stalled job is taken over, and resumed, by another worker).
+ * when the link breaks. It returns no result, so BullMQ's events stream never carries one: only the word
+ * `cancelled` for a run whose client left, which completes the job rather than failing it (a client that
+ * leaves is not a failure of ours: docs/operations.md). Every failure is unrecoverable: BullMQ's own retry
+ * could not finish before the deadline the caller waits on (a worker that dies is another matter: its
+ * stalled job is taken over, and resumed, by another worker).
  */
 export const createSimulationProcessor =
   ({ pool, dataPlane, logger }: SimulationProcessorDependencies) =>
-  async (job: Job, token?: string): Promise<void> => {
+  async (job: Job, token?: string): Promise<typeof CANCELLED | undefined> => {
     const parsed = simulationJobDataSchema.safeParse(job.data);
     if (!parsed.success) {
       logger.error({ job_id: job.id }, 'simulation job data is invalid; dropped');
@@ -75,9 +80,13 @@ export const createSimulationProcessor =
       });
       switch (outcome) {
         case 'delivered':
-          return;
+          return undefined;
         case 'stopped':
-          throw new UnrecoverableError(Date.now() >= data.deadline ? 'deadline passed during the run' : 'aborted by its client');
+          if (Date.now() >= data.deadline) {
+            throw new UnrecoverableError('deadline passed during the run');
+          }
+          // Its client left (or stopped reading): the API settles the run `cancelled`; the job is done.
+          return CANCELLED;
         case 'deadline':
           throw new UnrecoverableError('deadline passed during the run');
         case 'refused':
