@@ -50,7 +50,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the presets */
+        /**
+         * List the presets
+         * @description Every preset the service serves, with its profiles, record fields and whether it is available now. Public: no credentials.
+         */
         get: operations["listPresets"];
         put?: never;
         post?: never;
@@ -67,7 +70,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One preset */
+        /**
+         * One preset
+         * @description One preset by name (or the alias `mobile`), with its profiles, record fields and availability. Public: no credentials.
+         */
         get: operations["getPreset"];
         put?: never;
         post?: never;
@@ -128,7 +134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One run of the caller */
+        /**
+         * One run of the caller
+         * @description A run of the caller's account by its `simulation_id`: its inputs, status, engine version, timing and the credential that made it. A run is found from the instant it is admitted (status `queued`), through its settling, to its row in the history.
+         */
         get: operations["getSimulation"];
         put?: never;
         post?: never;
@@ -205,7 +214,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account */
+        /**
+         * The caller's account
+         * @description The account the credential belongs to: its id, e-mail, plan and when it was created.
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -222,7 +234,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's plan, usage and remaining quota this month */
+        /**
+         * The caller's plan, usage and remaining quota this month
+         * @description The plan's limits, the requests and interactions used this calendar month (UTC), what remains, and when the month resets.
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -279,7 +294,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's API keys, active and revoked */
+        /**
+         * List the caller's API keys, active and revoked
+         * @description Every API key of the account, newest first, with its prefix, name, creation, last use, expiry and revocation; never a secret.
+         */
         get: operations["listApiKeys"];
         put?: never;
         /**

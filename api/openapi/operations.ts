@@ -57,8 +57,9 @@ export interface OperationSpec {
   readonly operationId: string;
   readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
   readonly summary: string;
-  readonly description?: string;
-  /** Alternatives, any one of which suffices; absent for public operations. */
+  /** Every operation has one (Spectral's `operation-description`). */
+  readonly description: string;
+  /** Alternatives, any one of which suffices; absent for public operations (`security: []`). */
   readonly security?: readonly (readonly SecurityName[])[];
   readonly parameters?: readonly ParameterSpec[];
   readonly requestBody?: NamedSchema;
@@ -198,6 +199,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listPresets',
     tag: 'Catalog',
     summary: 'List the presets',
+    description:
+      'Every preset the service serves, with its profiles, record fields and whether it is available now. Public: no credentials.',
     responses: { 200: { description: 'Every preset.', body: named('PresetList', presetListSchema) } },
   },
   {
@@ -206,6 +209,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getPreset',
     tag: 'Catalog',
     summary: 'One preset',
+    description:
+      'One preset by name (or the alias `mobile`), with its profiles, record fields and availability. Public: no credentials.',
     parameters: [
       {
         name: 'preset',
@@ -319,6 +324,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getSimulation',
     tag: 'Simulations',
     summary: 'One run of the caller',
+    description:
+      "A run of the caller's account by its `simulation_id`: its inputs, status, engine version, timing and the credential that made it. A run is found from the instant it is admitted (status `queued`), through its settling, to its row in the history.",
     security: CALLER,
     parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a run.', schema: runSchema.shape.simulation_id }],
     responses: {
@@ -412,6 +419,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getAccount',
     tag: 'Account',
     summary: "The caller's account",
+    description:
+      "The account the credential belongs to: its id, e-mail, plan and when it was created.",
     security: CALLER,
     responses: { 200: { description: 'The account.', body: named('Account', accountResponseSchema) }, ...authFailures },
   },
@@ -421,6 +430,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getUsage',
     tag: 'Account',
     summary: "The caller's plan, usage and remaining quota this month",
+    description:
+      "The plan's limits, the requests and interactions used this calendar month (UTC), what remains, and when the month resets.",
     security: CALLER,
     responses: { 200: { description: 'Usage and quota of the current calendar month (UTC).', body: named('Usage', usageResponseSchema) }, ...authFailures },
   },
@@ -459,6 +470,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listApiKeys',
     tag: 'API keys',
     summary: "List the caller's API keys, active and revoked",
+    description:
+      "Every API key of the account, newest first, with its prefix, name, creation, last use, expiry and revocation; never a secret.",
     security: CALLER,
     responses: { 200: { description: 'Metadata only; secrets are never shown again.', body: named('ApiKeyList', apiKeyListSchema) }, ...authFailures },
   },
