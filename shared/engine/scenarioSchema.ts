@@ -66,7 +66,7 @@ export const scenarioSchema: z.ZodType<Scenario, unknown> = z
       .describe('1–16 events; where two overlap, a record carries the type of the one listed first.'),
     random: randomEventsSchema.optional(),
   })
-  .refine((scenario) => scenario.events !== undefined || scenario.random !== undefined, { error: 'A scenario holds `events`, `random` or both.' })
+  .refine((scenario) => scenario.events !== undefined || scenario.random !== undefined, { error: 'A scenario holds `events`, `random` or both.', path: ['events'] })
   .describe("An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only.");
 
 const placedEventSchema = z.strictObject({
