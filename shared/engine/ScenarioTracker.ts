@@ -14,8 +14,9 @@ import { ScenarioSchedule } from './scenarioSchedule.ts';
 export class ScenarioTracker {
   private readonly schedule: ScenarioSchedule;
   private sequenceId = 0;
-  private step = 0;
   private targeted = false;
+  /** The position within its sequence of the record last counted (1 on a sequence's first). */
+  step = 0;
 
   constructor(input: SimulationInput) {
     const model = engineModels(input.serviceVersion ?? ENGINE_VERSION)?.[input.preset];
@@ -28,7 +29,10 @@ export class ScenarioTracker {
     );
   }
 
-  /** Counts the next record (of this sequence) and answers the step it is at within its sequence. */
+  /**
+   * Counts the next record (of this sequence) and answers which event covers it: an index that stays the
+   * same over one event's records of a sequence (two events never share it), or -1 for none.
+   */
   record(sequenceId: number): number {
     if (sequenceId !== this.sequenceId) {
       this.sequenceId = sequenceId;
@@ -36,8 +40,7 @@ export class ScenarioTracker {
       this.targeted = this.schedule.enter(sequenceId);
     }
     this.step++;
-    if (this.targeted) this.schedule.activeAt(this.step);
-    return this.step;
+    return this.targeted ? this.schedule.activeAt(this.step) : -1;
   }
 
   outcome(): ScenarioOutcome {
