@@ -45,7 +45,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
     authenticate(services),
     validateQuery(datasetQuerySchema),
     admitReplayRequest(services, undefined, refuseDataset),
-    async function dataset(ctx) {
+    function dataset(ctx) {
       const { replay, admission } = ctx.state;
       const input: DatasetQuery = ctx.state.input;
       if (replay.replayOf === undefined || replay.seed === undefined) throw internalError();
