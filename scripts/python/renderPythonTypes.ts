@@ -37,6 +37,11 @@ const NAMES: Readonly<Record<string, string>> = {
   'ScenarioRequest.events[]': 'ScenarioEventRequest',
   'SimulationResult.scenario|0': 'Scenario',
   'Scenario.events[]': 'ScenarioEvent',
+  'ScenarioRequest.random': 'RandomEventsRequest',
+  'Scenario.random': 'RandomEvents',
+  'Scenario.placed[]': 'PlacedEvent',
+  'Scenario.unplaced[]': 'ScenarioEvent',
+  'Run.scenario|0': 'RunScenario',
 };
 
 const PYTHON_KEYWORDS = new Set(
@@ -150,6 +155,10 @@ export const renderPythonTypes = (document: { components: { schemas: Record<stri
       case 'null':
         return 'None';
       case 'array':
+        // A [min, max] pair (JSON Schema's prefixItems): a list to Python, as JSON reads it.
+        if (Array.isArray(schema.prefixItems)) {
+          return `list[${[...new Set((schema.prefixItems as JsonSchema[]).map((item, index) => typeOf(item, `${place}[${index}]`)))].join(' | ')}]`;
+        }
         return `list[${schema.items === undefined ? 'Any' : typeOf(schema.items as JsonSchema, `${place}[]`)}]`;
       case 'object':
         if (isTypedDict(schema)) {
