@@ -611,15 +611,9 @@ export interface components {
                     /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
                     per_sequence: number;
                     /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
-                    duration: [
-                        number,
-                        number
-                    ];
+                    duration: number[];
                     /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
-                    intensity: [
-                        number,
-                        number
-                    ];
+                    intensity: number[];
                     /**
                      * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
                      * @default 10
@@ -663,15 +657,9 @@ export interface components {
                     /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
                     per_sequence: number;
                     /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
-                    duration: [
-                        number,
-                        number
-                    ];
+                    duration: number[];
                     /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
-                    intensity: [
-                        number,
-                        number
-                    ];
+                    intensity: number[];
                     /**
                      * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
                      * @default 10
@@ -755,15 +743,9 @@ export interface components {
                         /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
                         per_sequence: number;
                         /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
-                        duration: [
-                            number,
-                            number
-                        ];
+                        duration: number[];
                         /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
-                        intensity: [
-                            number,
-                            number
-                        ];
+                        intensity: number[];
                         /**
                          * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
                          * @default 10
@@ -828,15 +810,9 @@ export interface components {
                     /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
                     per_sequence: number;
                     /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
-                    duration: [
-                        number,
-                        number
-                    ];
+                    duration: number[];
                     /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
-                    intensity: [
-                        number,
-                        number
-                    ];
+                    intensity: number[];
                     /**
                      * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
                      * @default 10

@@ -155,10 +155,6 @@ export const renderPythonTypes = (document: { components: { schemas: Record<stri
       case 'null':
         return 'None';
       case 'array':
-        // A [min, max] pair (JSON Schema's prefixItems): a list to Python, as JSON reads it.
-        if (Array.isArray(schema.prefixItems)) {
-          return `list[${[...new Set((schema.prefixItems as JsonSchema[]).map((item, index) => typeOf(item, `${place}[${index}]`)))].join(' | ')}]`;
-        }
         return `list[${schema.items === undefined ? 'Any' : typeOf(schema.items as JsonSchema, `${place}[]`)}]`;
       case 'object':
         if (isTypedDict(schema)) {

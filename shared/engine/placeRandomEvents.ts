@@ -32,8 +32,8 @@ export function placeRandomEvents(rng: CounterRng, random: RandomEvents, sequenc
   const count = whole + (rng.uniform(COUNT_SLOT) < random.per_sequence - whole ? 1 : 0);
   if (count === 0) return [];
   const gap = random.min_gap;
-  const [dMin, dMax] = random.duration;
-  const [iMin, iMax] = random.intensity;
+  const [dMin = 1, dMax = dMin] = random.duration;
+  const [iMin = 1, iMax = iMin] = random.intensity;
   const drawn: { type: number; duration: number; intensity: number; offset: number }[] = [];
   let used = 0;
   for (let i = 0; i < count; i++) {

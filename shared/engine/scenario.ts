@@ -29,10 +29,10 @@ export interface RandomEvents {
   readonly types: readonly string[];
   /** 0..8: the expected number of events in a sequence that runs its whole episode. */
   readonly per_sequence: number;
-  /** [min, max] steps, integers 1..1000, min <= max. */
-  readonly duration: readonly [number, number];
+  /** [min, max] steps, integers 1..1000, min <= max (two numbers: the wire's array). */
+  readonly duration: readonly number[];
   /** [min, max], 0 < min <= max <= 3. */
-  readonly intensity: readonly [number, number];
+  readonly intensity: readonly number[];
   /** Clean steps at least between two events and before the first one; 10 when absent. */
   readonly min_gap: number;
 }
@@ -107,25 +107,26 @@ const RANDOM_KEYS = new Set(['types', 'per_sequence', 'duration', 'intensity', '
  * fit, so the engine never has to drop one for lack of room.
  */
 export function randomEventsRoom(random: RandomEvents, horizon: number): string | undefined {
-  const need = Math.ceil(random.per_sequence) * (random.duration[1] + random.min_gap);
+  const longest = random.duration[1] ?? 0;
+  const need = Math.ceil(random.per_sequence) * (longest + random.min_gap);
   return need > horizon
-    ? `${Math.ceil(random.per_sequence)} events of up to ${random.duration[1]} steps, each after a gap of ${random.min_gap}, need ${need} steps; a sequence of this model lasts at most ${horizon}.`
+    ? `${Math.ceil(random.per_sequence)} events of up to ${longest} steps, each after a gap of ${random.min_gap}, need ${need} steps; a sequence of this model lasts at most ${horizon}.`
     : undefined;
 }
 
-const isRange = (range: unknown): range is readonly [number, number] =>
-  Array.isArray(range) && range.length === 2 && typeof range[0] === 'number' && typeof range[1] === 'number' && range[0] <= range[1];
+const isRange = (range: readonly number[]): boolean => range.length === 2 && typeof range[0] === 'number' && typeof range[1] === 'number' && range[0] <= range[1];
 
 function checkRandom(random: RandomEvents, types: readonly string[], horizon: number): void {
   const at = 'scenario.random';
   for (const key of Object.keys(random)) if (!RANDOM_KEYS.has(key)) throw new RangeError(`${at}: unknown field ${key}`);
   if (random.types.length === 0 || random.types.some((type) => !types.includes(type))) throw new RangeError(`${at}.types: one or more of ${types.join(', ')}`);
   if (!(random.per_sequence >= 0 && random.per_sequence <= SCENARIO_LIMITS.maxPerSequence)) throw new RangeError(`${at}.per_sequence: 0..${SCENARIO_LIMITS.maxPerSequence}`);
-  const [dMin, dMax] = random.duration;
+  const [dMin = 0, dMax = 0] = random.duration;
   if (!isRange(random.duration) || !Number.isInteger(dMin) || !Number.isInteger(dMax) || dMin < SCENARIO_LIMITS.minDuration || dMax > SCENARIO_LIMITS.maxDuration) {
     throw new RangeError(`${at}.duration: [min, max] integers ${SCENARIO_LIMITS.minDuration}..${SCENARIO_LIMITS.maxDuration}`);
   }
-  if (!isRange(random.intensity) || !(random.intensity[0] > 0) || random.intensity[1] > SCENARIO_LIMITS.maxIntensity) {
+  const [iMin = 0, iMax = 0] = random.intensity;
+  if (!isRange(random.intensity) || !(iMin > 0) || iMax > SCENARIO_LIMITS.maxIntensity) {
     throw new RangeError(`${at}.intensity: [min, max], 0 < min <= max <= ${SCENARIO_LIMITS.maxIntensity}`);
   }
   if (!(Number.isInteger(random.min_gap) && random.min_gap >= SCENARIO_LIMITS.minGap && random.min_gap <= SCENARIO_LIMITS.maxGap)) {

@@ -21,8 +21,9 @@ const scenarioEventSchema = z.strictObject({
 // A [min, max] pair; min <= max is checked once for the object, with the pair's path.
 const rangeOf = (item: z.ZodNumber, what: string) =>
   z
-    .tuple([item, item])
-    .refine(([min, max]) => min <= max, { error: `Expected [min, max] with min <= max.` })
+    .array(item)
+    .length(2)
+    .refine(([min = 0, max = 0]) => min <= max, { error: 'Expected [min, max] with min <= max.' })
     .describe(what);
 
 const randomEventsSchema = z
