@@ -19,6 +19,7 @@ import { planRoutes } from './routes/plans/routes.ts';
 import { presetRoutes } from './routes/presets/routes.ts';
 import { downloadRoutes } from './routes/downloads/routes.ts';
 import { historyRoutes } from './routes/simulations/historyRoutes.ts';
+import { datasetRoutes } from './routes/simulations/datasetRoutes.ts';
 import { simulationRoutes } from './routes/simulations/routes.ts';
 import { usageRoutes } from './routes/usage/routes.ts';
 import { webRoutes } from './routes/web/routes.ts';
@@ -30,7 +31,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), datasetRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
   app.use(noSniff());
   app.use(requestId());

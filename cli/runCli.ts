@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { createBssClient, type RetryNotice } from '../sdk/index.ts';
 import type { CliContext } from './CliContext.ts';
+import { datasetCommand } from './commands/datasetCommand.ts';
 import { downloadCommand, linkCommand } from './commands/downloadCommand.ts';
 import { historyCommand } from './commands/historyCommand.ts';
 import { keysCommand } from './commands/keysCommand.ts';
@@ -44,7 +45,8 @@ export const runCli = async (cli: CliProcess): Promise<number> => {
     .addCommand(keysCommand(context))
     .addCommand(historyCommand(context))
     .addCommand(downloadCommand(context))
-    .addCommand(linkCommand(context));
+    .addCommand(linkCommand(context))
+    .addCommand(datasetCommand(context));
   // Commands built apart and added with addCommand do not inherit these settings: give them to each.
   const configure = (command: Command): void => {
     command

@@ -51,6 +51,15 @@ export const MEDIA_TYPES: Readonly<Record<SimulationFormat, string>> = {
   parquet: 'application/vnd.apache.parquet',
 };
 
+/** A completed scenario run as a benchmark archive (GET /v1/simulations/{simulation_id}/dataset). */
+export type DatasetQuery = paths['/v1/simulations/{simulation_id}/dataset']['get']['parameters']['query'];
+
+export interface DatasetDownload {
+  readonly response: Response;
+  /** The zip archive's bytes as they arrive; a body cut short throws BssConnectionError. Read once. */
+  readonly bytes: AsyncIterable<Uint8Array>;
+}
+
 /** The run's identity, from the `Simulation-*` headers (absent from services older than the second wave). */
 export interface SimulationIdentity {
   readonly id: string | undefined;
@@ -215,6 +224,20 @@ export const createBssClient = (options: BssClientOptions) => {
         ...download,
         accept: MEDIA_TYPES[format],
       }),
+    /**
+     * A completed scenario run as a zip archive that detection benchmarks load (`timeeval` or `nab`), streamed:
+     * write `bytes` to a file. Refusals (404, 409, 422, 429 after the retries) throw BssApiError.
+     */
+    dataset: async (simulationId: string, query: DatasetQuery, download: { readonly signal?: AbortSignal } = {}): Promise<DatasetDownload> => {
+      const search = new URLSearchParams({ layout: query.layout, ...(query.field === undefined ? {} : { field: query.field }) });
+      const url = `${options.baseUrl}/v1/simulations/${encodeURIComponent(simulationId)}/dataset?${search.toString()}`;
+      const response = await getFrom(url, authorization, download.signal)({ Accept: 'application/zip' });
+      if (response.status !== 200 || response.body === null) {
+        throw BssApiError.fromResponse(response, await response.json().catch(() => undefined));
+      }
+      if (mediaTypeOf(response) !== 'application/zip') throw unexpectedResponse(response, 'application/zip');
+      return { response, bytes: guardBody(response.body, url, download.signal) };
+    },
     /** The records a download link serves (no credentials sent), resumed like `downloadRecords`. */
     downloadLink: async (url: string, download: DownloadOptions = {}): Promise<RecordsDownload> => downloadRecords(getFrom(url, {}, download.signal), download),
   };

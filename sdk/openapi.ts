@@ -167,6 +167,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/simulations/{simulation_id}/dataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A completed scenario run as a labelled benchmark dataset
+         * @description A zip archive, streamed as it is made, that anomaly and change-detection benchmarks load: one CSV per sequence and the labels of every scenario event (docs/datasets.md). `timeeval`: `test/<sequence_id>.csv` (`timestamp,value-0,…,is_anomaly,anomaly_type`: every numeric field a value column, `is_anomaly` 1 inside an event's window, `anomaly_type` its type), `train/<sequence_id>.csv` (the same sequence in the run without the scenario, its matched counterfactual, `is_anomaly` all 0) and `datasets.json` (TimeEval's custom-datasets registry). `nab`: `data/<sequence_id>.csv` (`timestamp,value`), `labels/combined_labels.json` (each event's first timestamp) and `labels/combined_windows.json` (each event's `[start, end]`). Both end with `manifest.json`: the run's inputs and engine, `placed` and `unplaced`, per file its sequence, rows and anomaly count, and the field-to-column map. Timestamps are the record's step within its sequence. Runs the recorded inputs again (twice for `timeeval`) like `GET /v1/simulations/{simulation_id}/records`: passes the rate limiter and takes a concurrency slot while it streams, counts against no monthly quota. Checks, in order: authentication, the query (422, not counted), the rate limit, the run (404, 409, 410, 422), the account's current per-request maximum (403), a concurrency slot.
+         */
+        get: operations["getSimulationDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/simulations/{simulation_id}/links": {
         parameters: {
             query?: never;
@@ -587,7 +607,7 @@ export interface components {
             /** @description An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only. */
             scenario?: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -602,6 +622,22 @@ export interface components {
                      */
                     intensity?: number;
                 }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap?: number;
+                };
             };
         };
         SimulationResult: {
@@ -612,10 +648,53 @@ export interface components {
             profile: string;
             num_interactions: number;
             seed: number;
-            /** @description The request's scenario as it was validated (each event's `intensity` filled in); null when it had none. */
+            data: {
+                [key: string]: number | string | null;
+            }[];
+            /** @description The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are. */
             scenario: {
-                /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
+                    at_step: number;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity: number;
+                }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap: number;
+                };
+                /** @description Every event (listed or random) that labelled at least one record, in the order of their first records; one entry per sequence for an event on "all". */
+                placed: {
+                    type: string;
+                    /** @description The `sequence_id` whose records the event labelled. */
+                    sequence: number;
+                    at_step: number;
+                    duration: number;
+                    intensity: number;
+                }[];
+                /** @description Every listed event that labelled no record: its sequence ended before `at_step`, or the run did. */
+                unplaced: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -631,9 +710,6 @@ export interface components {
                     intensity: number;
                 }[];
             } | null;
-            data: {
-                [key: string]: number | string | null;
-            }[];
             metadata: {
                 service_version: string;
                 api_version: string;
@@ -663,7 +739,7 @@ export interface components {
                 /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
                 scenario: {
                     /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                    events: {
+                    events?: {
                         /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                         type: string;
                         /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -678,6 +754,22 @@ export interface components {
                          */
                         intensity: number;
                     }[];
+                    /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                    random?: {
+                        /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                        types: string[];
+                        /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                        per_sequence: number;
+                        /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                        duration: number[];
+                        /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                        intensity: number[];
+                        /**
+                         * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                         * @default 10
+                         */
+                        min_gap: number;
+                    };
                 } | null;
                 credential: {
                     /** @constant */
@@ -714,7 +806,7 @@ export interface components {
             /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
             scenario: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -729,6 +821,22 @@ export interface components {
                      */
                     intensity: number;
                 }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap: number;
+                };
             } | null;
             credential: {
                 /** @constant */
@@ -1744,6 +1852,147 @@ export interface operations {
             504: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSimulationDataset: {
+        parameters: {
+            query: {
+                /** @description `timeeval` or `nab`. */
+                layout: "timeeval" | "nab";
+                /** @description `nab` only: the numeric record field of NAB's `value` column; the preset's first numeric field when absent. */
+                field?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The `simulation_id` of a completed run with a scenario. */
+                simulation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (`application/zip`). */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    /** @description `attachment; filename="<simulation_id>-<layout>.zip"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`; `account_disabled`. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_not_found`: unknown, malformed, or another account's id (indistinguishable). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `engine_version_retired`: the engine major that made the run was removed (`details.service_version`). */
+            410: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a missing or unknown `layout`, a `field` that is not a numeric field of the preset (or given with `timeeval`), an unknown parameter, or a run without a scenario (`simulation_id`); `details.issues` names it. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: PostgreSQL or Redis cannot be reached; retry after `details.retry_after` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {

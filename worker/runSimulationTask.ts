@@ -33,9 +33,9 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
     ...(port === undefined ? { chunkBytes: Number.POSITIVE_INFINITY } : { firstChunkBytes: FIRST_CHUNK_BYTES }),
     ...(envelope === undefined ? {} : { head: envelope.head }),
     progress,
-    tail: () => {
+    tail: (outcome) => {
       computeMs = Math.round(performance.now() - started);
-      return envelope === undefined ? NO_BYTES : envelope.tail(computeMs);
+      return envelope === undefined ? NO_BYTES : envelope.tail(computeMs, outcome);
     },
   });
 

@@ -65,7 +65,9 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
           ? { 'application/json': { schema: component(spec.body, 'output') } }
           : spec.text !== undefined
             ? { [spec.text]: { schema: { type: 'string' } } }
-            : undefined;
+            : spec.binary !== undefined
+              ? { [spec.binary]: { schema: { type: 'string', format: 'binary' } } }
+              : undefined;
     for (const [mediaType, description] of Object.entries(spec.alternatives ?? {})) {
       if (content !== undefined) {
         content[mediaType] = { schema: { type: 'string', description } };

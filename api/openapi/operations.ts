@@ -14,6 +14,7 @@ import { healthResponseSchema, readinessResponseSchema } from '../routes/health/
 import { presetFidelityQuerySchema, presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
 import { listSimulationsQuerySchema, runListSchema, runSchema } from '../routes/simulations/historySchema.ts';
 import { simulationRequestSchema, simulationResultSchema } from '../routes/simulations/schema.ts';
+import { datasetQuerySchema } from '../routes/simulations/datasetSchema.ts';
 import { createLinkBodySchema, linkCreatedSchema } from '../routes/downloads/schema.ts';
 import { planListSchema } from '../routes/plans/schema.ts';
 import { dailyUsageQuerySchema, dailyUsageResponseSchema } from '../routes/usage/dailyUsageSchema.ts';
@@ -34,6 +35,8 @@ export interface ResponseSpec {
   readonly body?: NamedSchema | 'error';
   /** A non-JSON body, by media type (the metrics exposition). */
   readonly text?: string;
+  /** A binary body, by media type (a dataset's zip archive). */
+  readonly binary?: string;
   /** Further media types of the same answer, chosen by Accept, with what each holds. */
   readonly alternatives?: Readonly<Record<string, string>>;
   /** Response headers beyond X-Request-ID, by name: their descriptions. */
@@ -362,6 +365,36 @@ export const OPERATIONS: readonly OperationSpec[] = [
       500: error('`internal_error`: the run failed unexpectedly.'),
       503: unavailable,
       504: error('`simulation_timeout`: the run did not finish within the deadline (default 30 s).'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/simulations/{simulation_id}/dataset',
+    operationId: 'getSimulationDataset',
+    tag: 'Simulations',
+    summary: 'A completed scenario run as a labelled benchmark dataset',
+    description:
+      "A zip archive, streamed as it is made, that anomaly and change-detection benchmarks load: one CSV per sequence and the labels of every scenario event (docs/datasets.md). `timeeval`: `test/<sequence_id>.csv` (`timestamp,value-0,…,is_anomaly,anomaly_type`: every numeric field a value column, `is_anomaly` 1 inside an event's window, `anomaly_type` its type), `train/<sequence_id>.csv` (the same sequence in the run without the scenario, its matched counterfactual, `is_anomaly` all 0) and `datasets.json` (TimeEval's custom-datasets registry). `nab`: `data/<sequence_id>.csv` (`timestamp,value`), `labels/combined_labels.json` (each event's first timestamp) and `labels/combined_windows.json` (each event's `[start, end]`). Both end with `manifest.json`: the run's inputs and engine, `placed` and `unplaced`, per file its sequence, rows and anomaly count, and the field-to-column map. Timestamps are the record's step within its sequence. Runs the recorded inputs again (twice for `timeeval`) like `GET /v1/simulations/{simulation_id}/records`: passes the rate limiter and takes a concurrency slot while it streams, counts against no monthly quota. Checks, in order: authentication, the query (422, not counted), the rate limit, the run (404, 409, 410, 422), the account's current per-request maximum (403), a concurrency slot.",
+    security: CALLER,
+    parameters: [
+      { name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run with a scenario.', schema: runSchema.shape.simulation_id },
+      { name: 'layout', in: 'query', required: true, description: '`timeeval` or `nab`.', schema: datasetQuerySchema.shape.layout },
+      { name: 'field', in: 'query', required: false, description: "`nab` only: the numeric record field of NAB's `value` column; the preset's first numeric field when absent.", schema: datasetQuerySchema.shape.field },
+    ],
+    responses: {
+      200: {
+        description: 'The archive (`application/zip`).',
+        binary: 'application/zip',
+        headers: { ...RATE_LIMIT_FIELDS, 'Content-Disposition': '`attachment; filename="<simulation_id>-<layout>.zip"`.' },
+      },
+      ...authFailures,
+      404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable).", RATE_LIMIT_FIELDS),
+      403: error("`interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`; `account_disabled`.", RATE_LIMIT_FIELDS),
+      409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service.', RATE_LIMIT_FIELDS),
+      410: error('`engine_version_retired`: the engine major that made the run was removed (`details.service_version`).', RATE_LIMIT_FIELDS),
+      422: error('`validation_failed`: a missing or unknown `layout`, a `field` that is not a numeric field of the preset (or given with `timeeval`), an unknown parameter, or a run without a scenario (`simulation_id`); `details.issues` names it.'),
+      429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
+      503: unavailable,
     },
   },
   {

@@ -59,11 +59,15 @@ export const admitReplayRequest = (
   services: Services,
   // The run's id: the route's `simulation_id` unless the route knows it otherwise (a download link).
   simulationIdOf: (ctx: ParameterizedContext<ReplayState>) => string = (ctx) => (ctx.params as Partial<Record<string, string>>).simulation_id ?? '',
+  // A route's own reason not to replay a run it found (the dataset's: a run without a scenario), answered
+  // like the others, after the rate limiter counted the request and before any slot is taken.
+  refuse: (ctx: ParameterizedContext<ReplayState>, replay: SimulationRequest) => AppError | undefined = () => undefined,
 ): Middleware<ReplayState> =>
   async function admit(ctx, next) {
     const principal = requirePrincipal(ctx.state);
     const row = await findRun(services, { accountId: principal.accountId, id: simulationIdOf(ctx) });
-    const replay = toReplay(services, row);
+    const found = toReplay(services, row);
+    const replay = found instanceof AppError ? found : (refuse(ctx, found) ?? found);
     await holdReplayAdmission(ctx, services, replay, async (admission) => {
       if (!(replay instanceof AppError)) {
         ctx.state.replay = replay;

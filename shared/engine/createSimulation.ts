@@ -40,7 +40,7 @@ export function createSimulation(input: SimulationInput): Simulation {
     if (model.scenarioEvents === undefined) {
       throw new RangeError(`scenarios need engine ${SCENARIO_ENGINE_MAJOR} or later, not ${serviceVersion}`);
     }
-    checkScenario(scenario, model.scenarioEvents.map((e) => e.type));
+    checkScenario(scenario, model.scenarioEvents.map((e) => e.type), model.episodeLength);
   }
   const key = hashSeed(preset, profile, seed);
   const rng = new Rng(key);

@@ -1,7 +1,7 @@
 import type { PresetName } from './presetTypes.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
-import type { Scenario, ScenarioEventType } from './scenario.ts';
+import type { Scenario, ScenarioEventType, ScenarioOutcome } from './scenario.ts';
 
 /** What an engine-3 simulator keys its randomness by, and the events it plays. */
 export interface RunContext {
@@ -18,6 +18,8 @@ export interface RunContext {
 export interface Simulator {
   readonly values: Float64Array;
   next(): void;
+  /** Engine 3 on: the scenario's placed and unplaced events among the records made so far. */
+  scenarioOutcome?(): ScenarioOutcome;
 }
 
 export interface PresetModel {

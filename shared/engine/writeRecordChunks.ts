@@ -4,6 +4,7 @@ import type { TextFormat } from './outputFormat.ts';
 import { ENGINE_VERSION } from './engineVersion.ts';
 import { engineModels } from './engineVersions.ts';
 import type { SimulationInput } from './presetTypes.ts';
+import type { ScenarioOutcome } from './scenario.ts';
 import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
@@ -14,8 +15,11 @@ export const CHUNK_BYTES = 256 * 1024;
 export interface RecordChunkOptions {
   /** Bytes before the records (the JSON result's head); part of the first chunk. */
   readonly head?: Uint8Array;
-  /** Bytes after the records, asked for once the last record is printed (so it can state the compute time). */
-  readonly tail?: () => Uint8Array;
+  /**
+   * Bytes after the records, asked for once the last record is printed (so it can state the compute time
+   * and, engine 3 on, what the run made of its scenario).
+   */
+  readonly tail?: (outcome: ScenarioOutcome | undefined) => Uint8Array;
   /** Cut chunks at this size; Infinity keeps the whole run in one chunk. */
   readonly chunkBytes?: number;
   /** Cut the first chunk sooner, so a streamed response's first bytes leave early; chunkBytes when absent. */
@@ -97,7 +101,7 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
     }
   }
   if (format === 'json') view.setUint8(pos++, 93); // ']'
-  const tail = options.tail?.() ?? NO_BYTES;
+  const tail = options.tail?.(simulator.scenarioOutcome?.()) ?? NO_BYTES;
   if (pos + tail.length > buffer.byteLength) {
     const grown = new ArrayBuffer(pos + tail.length);
     new Uint8Array(grown).set(new Uint8Array(buffer, 0, pos));

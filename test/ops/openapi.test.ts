@@ -178,6 +178,15 @@ test.serial('responses of every documented operation, successes and failures, co
   const records = op('get', '/v1/simulations/{simulation_id}/records');
   t.is((await call(records, `/v1/simulations/${runId}/records`, { key, headers: { Range: 'bytes=2-', Accept: 'application/x-ndjson' } })).status, 206);
   t.is((await call(records, `/v1/simulations/${runId}/records`, { key, headers: { Range: 'bytes=99999999-' } })).status, 416);
+  const dataset = op('get', '/v1/simulations/{simulation_id}/dataset');
+  const scenarioBody = { preset: 'finance', num_interactions: 60, seed: 3, scenario: { random: { types: ['rally'], per_sequence: 1, duration: [2, 5], intensity: [1, 1] } } };
+  const scenarioRun = await call(simulate, '/v1/simulations', { key, body: JSON.stringify(scenarioBody) });
+  t.is(scenarioRun.status, 200);
+  const scenarioRunId = (scenarioRun.body as { simulation_id: string }).simulation_id;
+  t.is((await call(dataset, `/v1/simulations/${scenarioRunId}/dataset?layout=nab`, { key })).status, 200);
+  t.is((await call(dataset, `/v1/simulations/${runId}/dataset?layout=timeeval`, { key })).status, 422);
+  t.is((await call(dataset, '/v1/simulations/not-a-uuid/dataset?layout=timeeval', { key })).status, 404);
+  t.is((await call(dataset, `/v1/simulations/${scenarioRunId}/dataset?layout=nab`)).status, 401);
   const links = op('post', '/v1/simulations/{simulation_id}/links');
   const link = await call(links, `/v1/simulations/${runId}/links`, { key, body: JSON.stringify({ format: 'json' }) });
   t.is(link.status, 201);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
-import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
-import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
+import { engineModels } from '../../../shared/engine/engineVersions.ts';
+import { randomEventsRoom, SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
+import { scenarioResultSchema, scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
@@ -65,15 +66,22 @@ export const simulationRequestSchema = z
         });
       }
       const types = SCENARIO_EVENT_TYPES[preset.name];
-      scenario.events.forEach((event, index) => {
-        if (!types.includes(event.type)) {
-          context.addIssue({
-            code: 'custom',
-            path: ['scenario', 'events', index, 'type'],
-            message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.`,
-          });
-        }
+      const unknownType = (path: (string | number)[]): void => {
+        context.addIssue({ code: 'custom', path, message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.` });
+      };
+      scenario.events?.forEach((event, index) => {
+        if (!types.includes(event.type)) unknownType(['scenario', 'events', index, 'type']);
       });
+      const { random } = scenario;
+      if (random !== undefined) {
+        random.types.forEach((type, index) => {
+          if (!types.includes(type)) unknownType(['scenario', 'random', 'types', index]);
+        });
+        // Random events are spread over the model's episode: the most a sequence can get must fit in it.
+        const horizon = engineModels(serviceVersion)?.[preset.name].episodeLength;
+        const room = horizon === undefined ? undefined : randomEventsRoom(random, horizon);
+        if (room !== undefined) context.addIssue({ code: 'custom', path: ['scenario', 'random'], message: room });
+      }
     }
     return { preset, profile: body.profile ?? preset.default_profile, seed: body.seed, numInteractions: body.num_interactions, serviceVersion, scenario };
   });
@@ -88,8 +96,12 @@ export const simulationResultSchema = z.strictObject({
   profile: z.string(),
   num_interactions: z.int().min(1),
   seed: z.int().min(0).max(4_294_967_295),
-  scenario: scenarioSchema.nullable().describe("The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."),
   data: z.array(recordSchema),
+  scenario: scenarioResultSchema
+    .nullable()
+    .describe(
+      "The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are.",
+    ),
   metadata: z.strictObject({
     service_version: z.string().regex(/^\d+\.\d+\.\d+$/),
     api_version: z.string().regex(/^\d+\.\d+\.\d+$/),

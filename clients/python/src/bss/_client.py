@@ -235,6 +235,40 @@ class Client:
             _catalog=self._record_fields,
         )
 
+    def dataset(
+        self,
+        simulation_id: str,
+        path: str | os.PathLike[str],
+        *,
+        layout: Literal["timeeval", "nab"] = "timeeval",
+        field: str | None = None,
+    ) -> Path:
+        """Writes a completed scenario run to ``path`` as a zip archive that detection benchmarks load:
+        ``timeeval`` (per sequence a labelled test file and its matched clean train file, and TimeEval's
+        ``datasets.json``) or ``nab`` (per sequence ``timestamp,value`` of ``field`` and NAB's label
+        files); both hold ``manifest.json``. The file appears under its name only once it is whole.
+        """
+        target = Path(path)
+        asked = "application/zip"
+        response = self._transport.request(
+            "GET",
+            _path("/v1/simulations/{}/dataset", simulation_id),
+            query={"layout": layout, "field": field},
+            headers={"Accept": asked},
+        )
+        if media_type_of(response) != asked:
+            raise unexpected_media_type(response, asked)
+        part = target.with_name(target.name + ".part")
+        try:
+            with part.open("wb") as out:
+                for chunk in response.chunks():
+                    out.write(chunk)
+            os.replace(part, target)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+        return target
+
 
 @dataclass(frozen=True)
 class _SimulationRequest:

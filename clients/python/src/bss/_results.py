@@ -33,7 +33,7 @@ class SimulationResult:
     records: list[Record] = field(repr=False)
     metadata: SimulationMetadata
     scenario: Scenario | None
-    """The scenario the run was given (engine 3), as the service echoes it (intensity filled in); None without one."""
+    """The scenario the run was given (engine 3), as the service echoes it (defaults filled in) with ``placed`` and ``unplaced``; None without one."""
     replayed: bool
     """True when the service answered a repeated Idempotency-Key with the first run's answer."""
     request_id: str | None

@@ -34,17 +34,21 @@ __all__ = [
     "FidelitySample",
     "HealthStatus",
     "LogoutResult",
+    "PlacedEvent",
     "PlanList",
     "PlanListItem",
     "Preset",
     "PresetFidelity",
     "PresetList",
     "PresetScenarioEventsItem",
+    "RandomEvents",
+    "RandomEventsRequest",
     "ReadinessStatus",
     "RecordField",
     "RollApiKeyRequest",
     "Run",
     "RunList",
+    "RunScenario",
     "Scenario",
     "ScenarioEvent",
     "ScenarioEventRequest",
@@ -171,10 +175,29 @@ class ScenarioEventRequest(_ScenarioEventRequestRequired, total=False):
     """How strong the event is, 0 < intensity <= 3; 1 when absent."""
 
 
-class ScenarioRequest(TypedDict):
+class _RandomEventsRequestRequired(TypedDict):
+    types: list[str]
+    """The types to draw from, uniformly: each one of the preset's `scenario_events` types."""
+    per_sequence: float
+    """0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability)."""
+    duration: list[int]
+    """Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000."""
+    intensity: list[float]
+    """Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3."""
+
+
+class RandomEventsRequest(_RandomEventsRequestRequired, total=False):
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
+    min_gap: int
+    """Clean steps at least between two events of a sequence and before its first; 10 when absent."""
+
+
+class ScenarioRequest(TypedDict, total=False):
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
     events: list[ScenarioEventRequest]
     """1–16 events; where two overlap, a record carries the type of the one listed first."""
+    random: RandomEventsRequest
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
 
 
 class _SimulationRequestRequired(TypedDict):
@@ -195,6 +218,15 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
 
 
+class PlacedEvent(TypedDict):
+    type: str
+    sequence: int
+    """The `sequence_id` whose records the event labelled."""
+    at_step: int
+    duration: int
+    intensity: float
+
+
 class ScenarioEvent(TypedDict):
     type: str
     """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
@@ -208,10 +240,32 @@ class ScenarioEvent(TypedDict):
     """How strong the event is, 0 < intensity <= 3; 1 when absent."""
 
 
-class Scenario(TypedDict):
-    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+class RandomEvents(TypedDict):
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
+    types: list[str]
+    """The types to draw from, uniformly: each one of the preset's `scenario_events` types."""
+    per_sequence: float
+    """0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability)."""
+    duration: list[int]
+    """Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000."""
+    intensity: list[float]
+    """Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3."""
+    min_gap: int
+    """Clean steps at least between two events of a sequence and before its first; 10 when absent."""
+
+
+class _ScenarioRequired(TypedDict):
+    placed: list[PlacedEvent]
+    """Every event (listed or random) that labelled at least one record, in the order of their first records; one entry per sequence for an event on "all"."""
+    unplaced: list[ScenarioEvent]
+    """Every listed event that labelled no record: its sequence ended before `at_step`, or the run did."""
+
+
+class Scenario(_ScenarioRequired, total=False):
+    """The request's scenario as validated, with what the run made of it."""
     events: list[ScenarioEvent]
-    """1–16 events; where two overlap, a record carries the type of the one listed first."""
+    random: RandomEvents
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
 
 
 class SimulationMetadata(TypedDict):
@@ -227,10 +281,18 @@ class SimulationResult(TypedDict):
     profile: str
     num_interactions: int
     seed: int
-    scenario: Scenario | None
-    """The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."""
     data: list[dict[str, float | str | None]]
+    scenario: Scenario | None
+    """The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are."""
     metadata: SimulationMetadata
+
+
+class RunScenario(TypedDict, total=False):
+    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+    events: list[ScenarioEvent]
+    """1–16 events; where two overlap, a record carries the type of the one listed first."""
+    random: RandomEvents
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
 
 
 class ApiKeyCredential(TypedDict):
@@ -255,7 +317,7 @@ class Run(TypedDict):
     finished_at: str | None
     compute_ms: int | None
     service_version: str
-    scenario: Scenario | None
+    scenario: RunScenario | None
     """The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."""
     credential: ApiKeyCredential | SessionCredential
 
