@@ -42,5 +42,5 @@ test('docs/datasets.md: the walkthrough runs from top to bottom and prints the f
   const key = (await buildApiKey(app.services.pool, account.id)).key;
   const result = await run(python.python, ['walkthrough.py'], { cwd: directory, env: { BSS_API_URL: app.url, BSS_API_KEY: key } });
   t.is(result.code, 0, result.output);
-  t.is(result.output.trim(), shown?.trim(), result.output);
+  t.is(result.output.trim(), (shown ?? '').trim(), result.output);
 });
