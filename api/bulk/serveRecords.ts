@@ -62,7 +62,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
     }
   });
   const makeBody = async (admission: SimulationAdmission | undefined): Promise<Chunks> => {
-    const { body } = await runSimulation(services, requirePrincipal(ctx.state), replay, admission, { format, signal: stop.signal });
+    const { body } = await runSimulation(services, requirePrincipal(ctx.state), replay, admission, { format, signal: stop.signal, connection: ctx.req.socket });
     const raw: Chunks = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
     return encodeBody(format === 'json' && run.computeMs !== null ? pinComputeMs(raw, run.computeMs) : raw, coding);
   };

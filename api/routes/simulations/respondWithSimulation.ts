@@ -32,7 +32,7 @@ export const respondWithSimulation = async (
       clientGone.abort();
     }
   });
-  const { identity, body } = await runSimulation(services, requirePrincipal(ctx.state), request, admission, { format, signal: clientGone.signal });
+  const { identity, body } = await runSimulation(services, requirePrincipal(ctx.state), request, admission, { format, signal: clientGone.signal, connection: ctx.req.socket });
   setSimulationHeaders(ctx, identity);
   const coding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);
   if (coding === 'identity') {
