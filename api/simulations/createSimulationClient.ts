@@ -161,8 +161,30 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
       }
     });
   };
+  // A job its worker gave up on (the run's resumption failed: the data plane stayed unreachable, or no
+  // API process would take the run from it) fails in BullMQ with nobody to tell this process: its run
+  // answers 503 now, given back, rather than 504 at its deadline.
+  const checkFailed = async (): Promise<void> => {
+    const pending = [...waiters].filter(([, waiter]) => waiter.enqueued);
+    if (pending.length === 0) {
+      return;
+    }
+    const scores = connection.pipeline();
+    for (const [runId] of pending) {
+      scores.zscore(queue.toKey('failed'), runId);
+    }
+    const found = (await scores.exec()) ?? [];
+    pending.forEach(([runId, waiter], index) => {
+      const [error, score] = found[index] ?? [];
+      if (error === null && typeof score === 'string') {
+        logger.warn({ simulation_id: runId }, 'simulation job failed before its run was delivered');
+        waiter.fail(serviceUnavailable());
+      }
+    });
+  };
   const runCheck = (): void => {
     checkData().catch((error: unknown) => logger.debug({ error: describeError(error) }, 'could not check the Redis data'));
+    checkFailed().catch((error: unknown) => logger.debug({ error: describeError(error) }, 'could not check for failed jobs'));
   };
   const dataCheck = setInterval(runCheck, DATA_CHECK_INTERVAL_MS);
   dataCheck.unref();
