@@ -3,6 +3,8 @@ import { connect } from 'node:net';
 export interface SlowReader {
   /** Bytes of the response read so far, head included. */
   readonly received: () => number;
+  /** The response's head once it is in (status line and headers), else undefined. */
+  readonly head: () => string | undefined;
   /**
    * Resolves once the server closed the connection, with everything read: `whole` when the chunked body
    * ended with its terminating chunk (a body the server cut has none).
@@ -32,6 +34,7 @@ export const openSlowReader = (
   const chunks: Buffer[] = [];
   let received = 0;
   let headEnd = -1;
+  let headText: string | undefined;
   let hurried = false;
   const TICK_MS = 50;
   const take = (budget: number): void => {
@@ -51,7 +54,9 @@ export const openSlowReader = (
     if (headEnd === -1) {
       // The head at once, whatever the pace: a client waits for it before reading the body slowly.
       take(64 * 1024);
-      headEnd = Buffer.concat(chunks).indexOf('\r\n\r\n');
+      const sofar = Buffer.concat(chunks);
+      headEnd = sofar.indexOf('\r\n\r\n');
+      headText = headEnd === -1 ? undefined : sofar.subarray(0, headEnd).toString('latin1');
       return;
     }
     take(hurried ? Number.MAX_SAFE_INTEGER : Math.round((bytesPerSecond * TICK_MS) / 1000));
@@ -67,6 +72,7 @@ export const openSlowReader = (
   });
   return {
     received: () => received,
+    head: () => headText,
     closed,
     hurry: () => {
       hurried = true;
