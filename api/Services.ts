@@ -11,6 +11,7 @@ import type { LeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
 import type { LengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import type { SendQueueReader } from './simulations/createSendQueueReader.ts';
 
 /**
  * Everything a request handler may reach, built once per process (api/createServices.ts) or per test
@@ -45,4 +46,6 @@ export interface Services {
   readonly metrics: Metrics;
   /** Body lengths being measured in this process, shared by the requests that wait on one (api/bulk). */
   readonly lengthMeasurements: LengthMeasurements;
+  /** What the kernel still holds for each client connection: where stream stalls are measured. */
+  readonly sendQueues: SendQueueReader;
 }

@@ -13,6 +13,7 @@ import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import { createLengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import { createSendQueueReader } from './simulations/createSendQueueReader.ts';
 
 const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
@@ -56,6 +57,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     simulations,
     metrics,
     lengthMeasurements: createLengthMeasurements(),
+    sendQueues: createSendQueueReader(),
   };
 };
 

@@ -5,7 +5,6 @@ import { describeError } from '../../shared/errors/describeError.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome, SimulationSink } from './createSimulationClient.ts';
-import { readSendQueue } from './readSendQueue.ts';
 
 /** The run's identity, sent as the Simulation-* headers in every format. */
 export interface SimulationIdentity {
@@ -51,10 +50,10 @@ type Progress = () => Promise<string>;
  * shrink what the kernel holds as the client reads (docs/fair-use.md).
  */
 const connectionProgress =
-  (connection: Socket): Progress =>
+  (services: Services, connection: Socket): Progress =>
   async () => {
     const handed = connection.bytesWritten - connection.writableLength;
-    const held = await readSendQueue(connection);
+    const held = await services.sendQueues.read(connection);
     return `${String(handed)}/${String(held)}`;
   };
 
@@ -137,7 +136,7 @@ export const streamRun = async (
   const progress: Progress =
     options.connection === undefined
       ? () => Promise.resolve(String(written - (stream?.writableLength ?? 0) - (stream?.readableLength ?? 0)))
-      : connectionProgress(options.connection);
+      : connectionProgress(services, options.connection);
   let streaming: (body: PassThrough) => void = () => {};
   const started = new Promise<PassThrough>((resolve) => {
     streaming = resolve;
