@@ -6,6 +6,7 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { openSlowReader } from '../helpers/openSlowReader.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
+import { postSimulation } from './postSimulation.ts';
 
 // docs/fair-use.md, "Clients that leave or stop reading": a client that reads slowly is never cut off by
 // the stall timeout, and one that holds its run on back-pressure until the deadline pays for what it got.
@@ -52,10 +53,13 @@ test('a client that keeps reading at 256 KB/s is never taken for stalled: its bo
 
 test('a run whose deadline comes while it waits on its slow client is settled cancelled and charged one request and the interactions sent, not given back', async (t) => {
   // A short deadline and a stall timeout that never comes first: the deadline ends the run mid-stream.
-  const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '3000', STREAM_STALL_TIMEOUT_MS: '110000' } });
+  const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '8000', STREAM_STALL_TIMEOUT_MS: '110000' } });
   t.teardown(() => app.close());
   const worker = await startTestWorker({ redisPrefix: app.redisPrefix });
   t.teardown(() => worker.close());
+  // A warm thread (another account's run), so the run under test surely sends its first bytes in time.
+  const warm = await buildCaller(app.services.pool, {});
+  t.is((await postSimulation(app, { preset: 'finance', num_interactions: 10 }, { key: warm.key })).status, 200);
   const caller = await buildCaller(app.services.pool, {});
 
   const reader = openSlowReader(app.url, ndjsonRun(caller.key, 1_000_000, 6), 128 * 1024);
