@@ -75,7 +75,8 @@ const drained = (body: PassThrough, progress: Progress, stallMs: number, signal:
         done(new ClientStalledError('the client stopped reading'));
       }
     };
-    const check = setInterval(() => {
+    // One look at a time: a reading of the kernel's tables may outlast a tick.
+    const tick = (): void => {
       if (checking) {
         return;
       }
@@ -88,7 +89,8 @@ const drained = (body: PassThrough, progress: Progress, stallMs: number, signal:
           checking = false;
         },
       );
-    }, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
+    };
+    const check = setInterval(tick, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
     // A check, not work: it never keeps a stopping process alive.
     check.unref();
     const onDrain = (): void => done();
@@ -116,7 +118,7 @@ const drained = (body: PassThrough, progress: Progress, stallMs: number, signal:
       onGone();
       return;
     }
-    void look();
+    tick();
   });
 
 /**
