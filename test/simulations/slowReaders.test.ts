@@ -51,6 +51,28 @@ test('a client that keeps reading at 256 KB/s is never taken for stalled: its bo
   t.deepEqual(rows, [{ status: 'completed', charged_interactions: 40_000 }]);
 });
 
+test('a client that stops reading after the head is taken for stalled once the kernel has delivered nothing more for the stall timeout: cancelled, charged, its body cut', async (t) => {
+  const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '120000', STREAM_STALL_TIMEOUT_MS: '2000' } });
+  t.teardown(() => app.close());
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix });
+  t.teardown(() => worker.close());
+  const caller = await buildCaller(app.services.pool, {});
+
+  const reader = openSlowReader(app.url, ndjsonRun(caller.key, 1_000_000, 7), 0);
+  t.teardown(() => reader.close());
+  const [row] = await eventually(async () => {
+    const found = await ledgerOf(app, caller.accountId);
+    return found.length === 1 ? found : undefined;
+  }, 60_000);
+  t.is(row?.status, 'cancelled');
+  const charged = row?.charged_interactions ?? 0;
+  t.true(charged > 0 && charged < 1_000_000, `${String(charged)} interactions charged`);
+  reader.hurry();
+  const answer = await reader.closed;
+  t.regex(answer.head, /^HTTP\/1\.1 200 /);
+  t.false(answer.whole);
+});
+
 test('a run whose deadline comes while it waits on its slow client is settled cancelled and charged one request and the interactions sent, not given back', async (t) => {
   // A short deadline and a stall timeout that never comes first: the deadline ends the run mid-stream.
   const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '8000', STREAM_STALL_TIMEOUT_MS: '110000' } });
