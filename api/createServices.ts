@@ -12,6 +12,8 @@ import { createPrincipalCache } from './auth/createPrincipalCache.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
+import { createLengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import { createSendQueueReader } from './simulations/createSendQueueReader.ts';
 
 const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
@@ -54,6 +56,8 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     now: options.now ?? (() => new Date()),
     simulations,
     metrics,
+    lengthMeasurements: createLengthMeasurements(),
+    sendQueues: createSendQueueReader(),
   };
 };
 

@@ -28,9 +28,10 @@ const allEqual = (values: ArrayLike<unknown>, rows: number): boolean => {
 };
 
 export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: number): RowGroupColumns => {
-  const numbers = fields.map((field) => (field.kind === 'enum' ? undefined : new Float64Array(maxRows)));
+  const numbers = fields.map((field) => (field.kind === 'decimal' ? new Float64Array(maxRows) : undefined));
+  // INT64 columns as bigints: the writer's PLAIN INT64 (and its dictionary) takes nothing else.
+  const integers = fields.map((field) => (field.kind === 'integer' ? new BigInt64Array(maxRows) : undefined));
   const strings = fields.map((field) => (field.kind === 'enum' ? new Array<string | null>(maxRows) : undefined));
-  // Integers are divided by 1 (exact), so every number column takes the same path.
   const divisors = Float64Array.from(fields, (field) => (field.kind === 'decimal' ? (POWERS_OF_TEN[field.decimals] ?? Number.NaN) : 1));
   const names = fields.map((field) => (field.kind === 'enum' ? field.values : undefined));
   const nullable = fields.map((field) => field.nullable === true);
@@ -49,7 +50,10 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
         for (let j = 0; j < width; j++) {
           const slot = slots[j]!;
           const values = names[j];
-          if (values === undefined) {
+          const integer = integers[j];
+          if (integer !== undefined) {
+            integer[i] = BigInt(slot);
+          } else if (values === undefined) {
             // `+ 0` turns a -0 (a rounding of a tiny negative) into the 0 the JSON prints.
             numbers[j]![i] = slot / divisors[j]! + 0;
           } else {
@@ -60,7 +64,7 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
       }
       return fields.map((field, j): ColumnSource => {
         const column = strings[j];
-        const data = column === undefined ? numbers[j]!.subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
+        const data = column === undefined ? (integers[j] ?? numbers[j]!).subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
         return { name: field.name, data, encoding: encodingOf(field, data, rows) };
       });
     },
@@ -72,25 +76,15 @@ const missingValue = (field: ParquetField, slot: number): never => {
 };
 
 /**
- * Integers are delta-encoded (ids that count up cost a few bits each; the writer keeps numbers that fit 32
- * bits off BigInt). A column with two or more distinct values in the group is dictionary-encoded (strings
- * always, doubles when the writer finds it pays); a single-valued one is PLAIN, because a one-entry
- * dictionary's zero-bit indexes are a corner some readers get wrong.
+ * Encodings every mainstream reader decodes (pyarrow, DuckDB, polars, hyparquet and fastparquet; see
+ * docs/bulk-data.md): PLAIN, and dictionaries with RLE indexes. Never DELTA_BINARY_PACKED, which
+ * fastparquet reads wrong in the writer's DATA_PAGE_V2 pages. A column with two or more distinct values
+ * in the group is dictionary-encoded (strings always, numbers when the writer finds it pays); a
+ * single-valued REQUIRED one is PLAIN, because a one-entry dictionary's zero-bit indexes are a corner
+ * some readers get wrong. A nullable string column with values is always a dictionary: fastparquet reads
+ * the PLAIN strings of a V2 page with nulls wrong.
  */
 const encodingOf = (field: ParquetField, data: ArrayLike<unknown>, rows: number): ColumnSource['encoding'] => {
-  if (field.kind === 'integer') return 'DELTA_BINARY_PACKED';
-  if (allEqual(data, rows) || (field.nullable === true && singleValued(data, rows))) return 'PLAIN';
+  if (allEqual(data, rows)) return 'PLAIN';
   return field.kind === 'enum' ? 'RLE_DICTIONARY' : undefined;
-};
-
-/** No two distinct non-null values (all null, or one value among nulls). */
-const singleValued = (data: ArrayLike<unknown>, rows: number): boolean => {
-  let seen: unknown = null;
-  for (let i = 0; i < rows; i++) {
-    const value = data[i];
-    if (value === null) continue;
-    if (seen === null) seen = value;
-    else if (value !== seen) return false;
-  }
-  return true;
 };

@@ -74,10 +74,12 @@ test('a run still going at the deadline is aborted in its thread: its answer end
   });
   t.teardown(() => response.body?.cancel().catch(() => undefined));
   const [job] = await active;
-  // 200 once the first bytes left (the body is then cut at the deadline, never whole), else 504.
-  t.true(response.status === 200 || response.status === 504, String(response.status));
-  const row = await eventually(async () => (await ledgerOf(app, accountId)).find((entry) => entry.status === 'timed_out'));
-  t.like(row, { status: 'timed_out' });
+  // 200 once the first bytes left (the body is then cut at the deadline, never whole).
+  t.is(response.status, 200);
+  // The deadline came while the run waited on its client's back-pressure: the client's doing, so the run
+  // is settled like a client that left (docs/fair-use.md), not given back as timed_out.
+  const row = await eventually(async () => (await ledgerOf(app, accountId)).find((entry) => entry.status !== 'completed'));
+  t.like(row, { status: 'cancelled' });
 
   // The worker aborts the thread at the same deadline; its job's failure is the event to wait for.
   const outcome = await raceTimeout(failed, 60_000);
@@ -87,7 +89,8 @@ test('a run still going at the deadline is aborted in its thread: its answer end
   }
   t.is(outcome[0].id, row?.id);
   t.is(job.id, row?.id);
-  t.is(outcome[1].message, 'deadline passed during the run');
+  // Stopped by the API process at the deadline, or by the worker's own clock at the same instant.
+  t.regex(outcome[1].message, /^(deadline passed during the run|aborted by its client)$/);
 
   const next = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 1 }, { key });
   t.is(next.status, 200);

@@ -70,6 +70,20 @@ def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None)
     return pd.DataFrame(columns)
 
 
+def _with_catalog_dtypes(frame: pandas.DataFrame, catalog: Sequence[Field] | None) -> pandas.DataFrame:
+    """A frame pandas read itself (Parquet) with the dtypes records_to_frame gives the other formats.
+
+    pyarrow hands strings to pandas as `object` (or `str`, by pandas' version): they become the nullable
+    `string`, so a run's frame has the same dtypes whatever format it was read from.
+    """
+    described = dict(catalog or [])
+    for name in frame.columns:
+        kind = described.get(name) or ("string" if frame[name].dtype == object else None)
+        if kind == "string" and str(frame[name].dtype) != DTYPES["string"]:
+            frame[name] = frame[name].astype(DTYPES["string"])
+    return frame
+
+
 def _parse_csv(path: Path, catalog: Sequence[Field] | None) -> list[Record]:
     with path.open("r", encoding="utf-8", newline="") as handle:
         rows = csv.reader(handle)
@@ -111,7 +125,7 @@ def read_file(path: Path, file_format: str, catalog: Sequence[Field] | None) -> 
                 "reading Parquet needs pyarrow, which is not installed: `pip install pyarrow` (or `pip install bss[parquet]`), "
                 "or download the run as CSV or NDJSON instead"
             ) from error
-        return pd.read_parquet(path, engine="pyarrow")
+        return _with_catalog_dtypes(pd.read_parquet(path, engine="pyarrow"), catalog)
     if file_format == "ndjson":
         with path.open("rb") as handle:
             records = list(iter_ndjson(iter(lambda: handle.read(1 << 16), b"")))
