@@ -87,6 +87,9 @@ export const createSimulationProcessor =
           }
           // Its client left (or stopped reading): the API settles the run `cancelled`; the job is done.
           return CANCELLED;
+        case 'held':
+          // The deadline came while its client held the run back: settled cancelled, not a failure of ours.
+          return CANCELLED;
         case 'deadline':
           throw new UnrecoverableError('deadline passed during the run');
         case 'refused':
