@@ -19,7 +19,8 @@ export const runSimulationRequest = (services: Services): Middleware<SimulationS
     const format = ctx.state.format ?? 'json';
     ctx.state.simulationRun = {
       simulationId: admission.simulationId,
-      preset: request.preset.name,
+      preset: request.preset,
+      model: request.model,
       profile: request.profile,
       seed: request.seed,
       numInteractions: request.numInteractions,
