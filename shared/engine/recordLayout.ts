@@ -1,7 +1,7 @@
 import { byteChunk } from './byteChunk.ts';
 import type { ByteChunk } from './byteChunk.ts';
 import type { TextFormat } from './outputFormat.ts';
-import type { PresetModel } from './simulator.ts';
+import type { EngineModel } from './simulator.ts';
 
 export const KIND_INTEGER = 0;
 export const KIND_DECIMAL = 1;
@@ -28,7 +28,7 @@ export interface RecordLayout {
 }
 
 // Keyed by the model itself, then the format: each engine version has its own model objects for a preset.
-const layouts = new Map<PresetModel, Map<TextFormat, RecordLayout>>();
+const layouts = new Map<EngineModel, Map<TextFormat, RecordLayout>>();
 
 // What surrounds the values in each format. JSON and NDJSON print the same object per record (NDJSON
 // without the array's commas, a newline after each); CSV prints bare values (names and enum values are
@@ -42,7 +42,7 @@ const SYNTAX: Readonly<Record<TextFormat, { readonly keyed: boolean; readonly fi
 // Names and enum values are plain identifiers, so they need no JSON escaping and are one byte per char.
 const PLAIN = /^[A-Za-z0-9_]+$/;
 
-function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
+function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
   const syntax = SYNTAX[format];
   const fields = model.fields;
   const first = fields[0];
@@ -95,7 +95,7 @@ function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
   };
 }
 
-export function recordLayout(model: PresetModel, format: TextFormat = 'json'): RecordLayout {
+export function recordLayout(model: EngineModel, format: TextFormat = 'json'): RecordLayout {
   let byFormat = layouts.get(model);
   if (byFormat === undefined) {
     byFormat = new Map();

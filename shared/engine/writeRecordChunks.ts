@@ -1,9 +1,8 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
 import type { TextFormat } from './outputFormat.ts';
-import { ENGINE_VERSION } from './engineVersion.ts';
-import { engineModels } from './engineVersions.ts';
-import type { SimulationInput } from './presetTypes.ts';
+import { engineModelOf } from './engineModelOf.ts';
+import type { RunInput } from './presetTypes.ts';
 import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
@@ -37,7 +36,7 @@ const ASCII = new TextEncoder();
  * fresh ArrayBuffer (its view may end before the buffer does), so it can be transferred to another thread
  * and the next chunk printed meanwhile. At most one chunk is held here at a time.
  */
-export function* writeRecordChunks(input: SimulationInput, format: TextFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
+export function* writeRecordChunks(input: RunInput, format: TextFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model, format);
   const { kinds, decimals, after, enumChunks, nullChunks, maxRecordBytes } = layout;
@@ -109,10 +108,8 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
 }
 
 /** An upper bound of the run's bytes in a format, records only: decides whether a run needs streaming at all. */
-export function estimateRecordBytes(input: SimulationInput, format: TextFormat): number {
+export function estimateRecordBytes(input: RunInput, format: TextFormat): number {
   // The layout of the engine that will run: each engine version has its own model objects.
-  const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
-  const model = engineModels(serviceVersion)?.[input.preset];
-  if (model === undefined) throw new RangeError(`unknown engine version or preset: ${String(serviceVersion)} ${String(input.preset)}`);
+  const { model } = engineModelOf(input);
   return recordLayout(model, format).maxRecordBytes * input.numInteractions;
 }

@@ -1,6 +1,6 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
-import type { SimulationInput } from './presetTypes.ts';
+import type { RunInput } from './presetTypes.ts';
 import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
@@ -16,7 +16,7 @@ let scratch = new ArrayBuffer(1024 * 1024);
  * values, with no record objects and no intermediate string. Byte-identical to
  * Buffer.from(JSON.stringify(generateRecords(input))).
  */
-export function writeRecordsJson(input: SimulationInput): Buffer {
+export function writeRecordsJson(input: RunInput): Buffer {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model);
   const { kinds, decimals, after, enumChunks, nullChunks, maxRecordBytes } = layout;
