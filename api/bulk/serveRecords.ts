@@ -91,7 +91,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
   const represent = (): void => {
     setSimulationHeaders(ctx, {
       simulationId: recorded.simulationId,
-      preset: replay.preset,
+      preset: replay.preset.name,
       model: referenceOf(replay.model),
       profile: replay.profile,
       seed: replay.seed ?? 0,

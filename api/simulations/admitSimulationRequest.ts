@@ -40,7 +40,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
       let refused: AppError | undefined = bodyRefusal;
       if (refused === undefined) {
         // A model is never out of service; a preset may be (the validate stage resolved it, so it exists).
-        const preset = input.model === undefined ? resolvePreset(input.preset) : undefined;
+        const preset = input.model === undefined ? resolvePreset(input.preset.name) : undefined;
         if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
           refused = presetUnavailable(preset.name);
         } else if (input.numInteractions > current.limits.max_interactions_per_request) {
@@ -57,7 +57,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
                 accountId: current.accountId,
                 apiKeyId: current.via.kind === 'api_key' ? current.via.apiKeyId : null,
                 sessionId: current.via.kind === 'session' ? current.via.sessionId : null,
-                preset: input.preset,
+                preset: input.preset.name,
                 model: referenceOf(input.model) ?? null,
                 profile: input.profile,
                 seed: seedOf(),

@@ -45,7 +45,7 @@ export const replaySimulation = async (
     services,
     {
       simulationId: replayOf.simulationId,
-      preset: request.preset,
+      preset: request.preset.name,
       model: referenceOf(request.model),
       profile: request.profile,
       seed,
@@ -58,7 +58,7 @@ export const replaySimulation = async (
           {
             simulationId: replayOf.simulationId,
             runId: admission?.simulationId ?? randomUUID(),
-            preset: request.preset,
+            preset: request.preset.name,
             model: request.model,
             profile: request.profile,
             seed,

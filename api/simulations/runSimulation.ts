@@ -38,7 +38,7 @@ export const runSimulation = async (
   admission.lease.begin();
   const admitted = {
     simulationId: admission.simulationId,
-    preset: request.preset,
+    preset: request.preset.name,
     model: request.model,
     profile: request.profile,
     seed: admission.seed ?? request.seed ?? drawSeed(),

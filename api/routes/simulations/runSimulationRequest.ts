@@ -19,7 +19,7 @@ export const runSimulationRequest = (services: Services): Middleware<SimulationS
     const format = ctx.state.format ?? 'json';
     ctx.state.simulationRun = {
       simulationId: admission.simulationId,
-      preset: request.preset,
+      preset: request.preset.name,
       model: request.model,
       profile: request.profile,
       seed: request.seed,
