@@ -18,8 +18,8 @@ export interface ModelStore {
   readonly resolve: (accountId: string, name: string, version?: number) => Promise<StoredModel | null>;
   /** A recorded version, deleted or not: a replay makes its run again whatever became of the model. */
   readonly recorded: (accountId: string, name: string, version: number) => Promise<StoredModel | null>;
-  /** A row just read or written, compiled once per digest. */
-  readonly fromRow: (row: ModelRow) => StoredModel;
+  /** A row just read or written, compiled unless the cache has its version already. */
+  readonly ofRow: (accountId: string, row: ModelRow) => StoredModel;
 }
 
 // Compiled versions a process keeps; evicting one only costs a read and a compile on its next use.
@@ -71,6 +71,6 @@ export const createModelStore = (pool: DatabasePool): ModelStore => {
       return cached(accountId, name, ref.version, ref.digest) ?? load(accountId, name, ref.version);
     },
     recorded: async (accountId, name, version) => cache.get(keyOf(accountId, name, version)) ?? load(accountId, name, version),
-    fromRow,
+    ofRow: (accountId, row) => cached(accountId, row.name, row.version, row.digest) ?? remember(keyOf(accountId, row.name, row.version), fromRow(row)),
   };
 };
