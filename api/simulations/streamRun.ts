@@ -1,6 +1,6 @@
 import type { ModelReference } from '../../shared/jobs/RunSpecification.ts';
 import { PassThrough, type Readable } from 'node:stream';
-import { CHUNK_BYTES, type OutputFormat, type PresetName } from '../../shared/engine/index.ts';
+import { CHUNK_BYTES, type OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';

@@ -25,7 +25,7 @@ export const modelRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
   const readDefinition = jsonBody({ limitBytes: MODEL_BODY_LIMIT_BYTES });
 
-  router.post('/v1/models/validate', authenticate(services), countModelValidation(services), readDefinition, async (ctx) => {
+  router.post('/v1/models/validate', authenticate(services), countModelValidation(services), readDefinition, (ctx) => {
     const check = checkModelDefinition(ctx.state.body);
     const body: ModelValidation = {
       valid: check.valid,

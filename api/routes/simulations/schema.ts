@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
+import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
 import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
