@@ -18,6 +18,7 @@ export function generateRecords(input: RunInput): SimulationRecord[] {
       record[field.name] =
         field.kind === 'enum' ? (x < 0 ? null : field.values[x]!)
         : field.kind === 'decimal' ? x / POWERS_OF_TEN[field.decimals]!
+        : x !== x ? null // an account model's number with no value
         : x;
     }
     records.push(record);

@@ -5,7 +5,11 @@ import type { EngineModel } from './simulator.ts';
 
 export const KIND_INTEGER = 0;
 export const KIND_DECIMAL = 1;
-const KIND_ENUM = 2;
+export const KIND_ENUM = 2;
+/** An account model's number: the double itself, NaN for null. */
+export const KIND_FLOAT = 3;
+/** An account model's integer: NaN for null. */
+export const KIND_NULLABLE_INTEGER = 4;
 
 /**
  * A preset's record pre-encoded for the byte writer: every constant byte of a record (keys, quotes,
@@ -39,8 +43,16 @@ const SYNTAX: Readonly<Record<TextFormat, { readonly keyed: boolean; readonly fi
   csv: { keyed: false, firstHead: '', nextHead: '', end: '\r\n' },
 };
 
-// Names and enum values are plain identifiers, so they need no JSON escaping and are one byte per char.
+// Names are plain identifiers, so they need no JSON escaping and are one byte per char. Enum values of
+// presets are too; an account model's string values may be any text, escaped here once per model.
 const PLAIN = /^[A-Za-z0-9_]+$/;
+
+function escapeValue(value: string, keyed: boolean): string {
+  if (PLAIN.test(value)) return value;
+  if (keyed) return JSON.stringify(value).slice(1, -1);
+  // RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
 
 function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
   const syntax = SYNTAX[format];
@@ -48,9 +60,7 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
   const first = fields[0];
   if (first === undefined || first.kind === 'enum') throw new Error('a record starts with a numeric field');
   for (const field of fields) {
-    for (const text of [field.name, ...field.values]) {
-      if (!PLAIN.test(text)) throw new Error(`not a plain identifier: ${text}`);
-    }
+    if (!PLAIN.test(field.name)) throw new Error(`not a plain identifier: ${field.name}`);
     if (field.kind === 'decimal' && !(field.decimals >= 1 && field.decimals <= 8)) {
       throw new Error(`${field.name}: decimals must be 1..8`);
     }
@@ -67,14 +77,17 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
   const enumChunks = fields.map((field, j) => {
     const suffix = after[j]!;
     if (field.kind === 'enum') {
-      const longest = Math.max(...field.values.map((value) => value.length));
+      const longest = Math.max(0, ...field.values.map((value) => Buffer.byteLength(escapeValue(value, syntax.keyed))));
       // A nullable field also opens its quote, or prints `null` instead.
       maxRecordBytes += (field.nullable === true ? Math.max(4, longest + 1) : longest) + 1 + suffix.length;
+    } else if (field.kind === 'float' || field.nullable === true) {
+      // The longest shortest-round-trip double (`-1.2345678901234567e-308`), or `null`.
+      maxRecordBytes += 25 + suffix.length;
     } else {
       // A sign and the 16 digits of a safe integer, plus the point and the fraction's digits.
       maxRecordBytes += 17 + (field.kind === 'decimal' ? 1 + field.decimals : 0) + suffix.length;
     }
-    return field.values.map((value) => byteChunk(`${openQuoteOf(j)}${value}${closeQuote}${suffix}`));
+    return field.values.map((value) => byteChunk(`${openQuoteOf(j)}${escapeValue(value, syntax.keyed)}${closeQuote}${suffix}`));
   });
   const nullChunks = fields.map((field, j) =>
     byteChunk(field.nullable === true ? `${syntax.keyed ? 'null' : ''}${after[j]!}` : ''),
@@ -83,8 +96,9 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
     firstHead: byteChunk(`${syntax.firstHead}${keyOf(0)}`),
     nextHead: byteChunk(`${syntax.nextHead}${keyOf(0)}`),
     kinds: Int32Array.from(fields, (f) =>
-      f.kind === 'integer' ? KIND_INTEGER
+      f.kind === 'integer' ? (f.nullable === true ? KIND_NULLABLE_INTEGER : KIND_INTEGER)
       : f.kind === 'decimal' ? KIND_DECIMAL
+      : f.kind === 'float' ? KIND_FLOAT
       : KIND_ENUM,
     ),
     decimals: Int32Array.from(fields, (f) => f.decimals),

@@ -1,7 +1,8 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
 import type { RunInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import { KIND_DECIMAL, KIND_ENUM, KIND_FLOAT, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import { writeFloat } from './writeFloat.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
 
@@ -45,9 +46,14 @@ export function writeRecordsJson(input: RunInput): Buffer {
         pos = putChunk(view, writeInteger(view, pos, x), after[j]!);
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
-      } else {
+      } else if (kind === KIND_ENUM) {
         // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
         pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);
+      } else if (x !== x) {
+        // An account model's number or integer with no value (NaN: docs/models.md).
+        pos = putChunk(view, pos, nullChunks[j]!);
+      } else {
+        pos = putChunk(view, kind === KIND_FLOAT ? writeFloat(view, pos, x) : writeInteger(view, pos, x), after[j]!);
       }
     }
   }
