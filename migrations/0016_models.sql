@@ -9,7 +9,9 @@ CREATE TABLE models (
   version integer NOT NULL CHECK (version >= 1),
   -- sha256: + hex of the canonical definition (keys sorted, no whitespace).
   digest text NOT NULL CHECK (digest ~ '^sha256:[0-9a-f]{64}$'),
-  definition jsonb NOT NULL,
+  -- json, not jsonb: the definition's own key order is kept (its first profile is the default one, and
+  -- GET answers the definition as it was written).
+  definition json NOT NULL,
   warnings jsonb NOT NULL DEFAULT '[]',
   created_at timestamptz NOT NULL DEFAULT now(),
   deleted_at timestamptz,

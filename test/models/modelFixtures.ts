@@ -48,10 +48,10 @@ export const tinyModel = (overrides: Record<string, unknown> = {}): Record<strin
   terminal: ['Gone'],
   max_steps: 40,
   profiles: { steady: { lapse: 0.1, back: 0.5, leave: 0.02 }, shaky: { lapse: 0.3, back: 0.3, leave: 0.08 } },
-  variables: [{ name: 'balance', initial: 100, next: "state == 'Active' ? balance + uniform(0, 10) : balance - 5" }],
+  variables: [{ name: 'carried', initial: 100, next: "state == 'Active' ? carried + uniform(0, 10) : carried - 5" }],
   transitions: { Active: { Lapsed: 'lapse', Gone: 'leave' }, Lapsed: { Active: 'back', Gone: 'leave * 2' } },
   fields: [
-    { name: 'balance', type: 'number', value: 'balance', decimals: 2, description: 'Carried balance.' },
+    { name: 'balance', type: 'number', value: 'carried', decimals: 2, description: 'Carried balance.' },
     { name: 'visits', type: 'integer', value: "state == 'Active' ? poisson(3) : 0" },
     { name: 'channel', type: 'string', value: "choice(['web', 'app'], [0.7, 0.3])" },
   ],

@@ -7,7 +7,7 @@ const modelRowSchema = z.object({
   name: z.string(),
   version: z.number(),
   digest: z.string(),
-  // jsonb, parsed by the pool's type parsers; the definition was checked before it was stored.
+  // json (key order kept), parsed by the pool's type parsers; the definition was checked before it was stored.
   definition: z.record(z.string(), z.unknown()),
   warnings: z.array(issueSchema),
   created_at: z.string(),
@@ -99,7 +99,7 @@ export const insertModelVersion = async (
   connection.one(sql.type(modelRowSchema)`
     INSERT INTO models (account_id, name, version, digest, definition, warnings)
     SELECT ${input.accountId}, ${input.name}, coalesce(max(version), 0) + 1, ${input.digest},
-      ${sql.jsonb(input.definition as Parameters<typeof sql.jsonb>[0])}, ${sql.jsonb(input.warnings.map((w) => ({ path: w.path, message: w.message })))}
+      ${sql.json(input.definition as Parameters<typeof sql.json>[0])}, ${sql.jsonb(input.warnings.map((w) => ({ path: w.path, message: w.message })))}
     FROM models WHERE account_id = ${input.accountId} AND name = ${input.name}
     RETURNING ${modelColumns}
   `);
