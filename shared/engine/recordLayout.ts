@@ -9,7 +9,9 @@ export const KIND_ENUM = 2;
 /** An account model's number: the double itself, NaN for null. */
 export const KIND_FLOAT = 3;
 /** An account model's integer: NaN for null. */
-export const KIND_NULLABLE_INTEGER = 4;
+const KIND_NULLABLE_INTEGER = 4;
+/** An account model's number rounded to 1..8 decimals: the double itself, NaN for null. */
+export const KIND_ROUNDED = 5;
 
 /**
  * A preset's record pre-encoded for the byte writer: every constant byte of a record (keys, quotes,
@@ -98,7 +100,7 @@ function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
     kinds: Int32Array.from(fields, (f) =>
       f.kind === 'integer' ? (f.nullable === true ? KIND_NULLABLE_INTEGER : KIND_INTEGER)
       : f.kind === 'decimal' ? KIND_DECIMAL
-      : f.kind === 'float' ? KIND_FLOAT
+      : f.kind === 'float' ? (f.decimals >= 1 && f.decimals <= 8 ? KIND_ROUNDED : KIND_FLOAT)
       : KIND_ENUM,
     ),
     decimals: Int32Array.from(fields, (f) => f.decimals),

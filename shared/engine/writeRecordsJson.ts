@@ -1,8 +1,8 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
 import type { RunInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_ENUM, KIND_FLOAT, KIND_INTEGER, recordLayout } from './recordLayout.ts';
-import { writeFloat } from './writeFloat.ts';
+import { KIND_DECIMAL, KIND_ENUM, KIND_FLOAT, KIND_INTEGER, KIND_ROUNDED, recordLayout } from './recordLayout.ts';
+import { writeFloat, writeRounded } from './writeFloat.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
 
@@ -53,7 +53,11 @@ export function writeRecordsJson(input: RunInput): Buffer {
         // An account model's number or integer with no value (NaN: docs/models.md).
         pos = putChunk(view, pos, nullChunks[j]!);
       } else {
-        pos = putChunk(view, kind === KIND_FLOAT ? writeFloat(view, pos, x) : writeInteger(view, pos, x), after[j]!);
+        const end =
+          kind === KIND_ROUNDED ? writeRounded(view, pos, x, decimals[j]!)
+          : kind === KIND_FLOAT ? writeFloat(view, pos, x)
+          : writeInteger(view, pos, x);
+        pos = putChunk(view, end, after[j]!);
       }
     }
   }

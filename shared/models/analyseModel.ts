@@ -14,7 +14,7 @@ export interface CheckedExpression {
 }
 
 /** A valid definition as the compiler reads it: names resolved to indexes, expressions parsed and typed. */
-export interface ModelAnalysis {
+interface ModelAnalysis {
   readonly definition: ModelDefinition;
   readonly states: readonly string[];
   readonly profiles: readonly string[];

@@ -25,7 +25,7 @@ export interface CompileContext {
 const roundHalfAway = (x: number): number => (x < 0 ? -Math.round(-x) : Math.round(x));
 
 /** round(x, digits): half away from zero, like integer fields. */
-export function roundTo(x: number, digits: number): number {
+function roundTo(x: number, digits: number): number {
   if (digits === 0) return roundHalfAway(x);
   const scale = Math.pow(10, Math.trunc(digits));
   const scaled = x * scale;

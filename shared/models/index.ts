@@ -18,6 +18,6 @@ export type {
 export { checkModelDefinition } from './checkModelDefinition.ts';
 export { canonicalModelJson, modelDigest } from './modelDigest.ts';
 export { compileModel } from './compileModel.ts';
-export { modelCatalog } from './modelCatalog.ts';
+export { modelCatalog, modelEngineVersions } from './modelCatalog.ts';
 export { sampleModel } from './sampleModel.ts';
 export { MODEL_LIMITS, MODEL_NAME_PATTERN, isModelName } from './modelLimits.ts';

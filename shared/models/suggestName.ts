@@ -21,7 +21,7 @@ function distance(a: string, b: string, limit: number): number {
  * The known name closest to a misspelt one (a different case counts as one edit), or undefined when none
  * is close: at most a third of the name's letters (at least one, never all) differ.
  */
-export function suggestName(name: string, known: Iterable<string>): string | undefined {
+function suggestName(name: string, known: Iterable<string>): string | undefined {
   const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = limit + 1;

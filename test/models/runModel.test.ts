@@ -1,4 +1,5 @@
 import test from 'ava';
+import { readFileSync } from 'node:fs';
 import { writeRecordChunks } from '../../shared/engine/writeRecordChunks.ts';
 import { writeRecordsJson } from '../../shared/engine/writeRecordsJson.ts';
 import { generateRecords } from '../../shared/engine/generateRecords.ts';
@@ -158,4 +159,12 @@ test('the sample: the first 20 records of seed 1 with the default profile, and a
   t.is(sample.summary.fields.revenue!.max, Math.max(...revenue));
   t.is(sample.summary.fields.ratio!.nulls, all.filter((r) => r.ratio === null).length);
   t.deepEqual(sample.summary.fields.plan, { mean: null, min: null, max: null, nulls: 0 });
+});
+
+test('the bench\'s finance-sized model prints exactly JSON.stringify of its records (rounded decimals take the digit tables)', (t) => {
+  const finance = compiled(JSON.parse(readFileSync(new URL('../../bench/financeSizedModel.json', import.meta.url), 'utf8')) as Record<string, unknown>, 'finance_sized');
+  for (const profile of ['balanced', 'aggressive']) {
+    const run = { model: finance, profile, seed: 9, numInteractions: 5000 };
+    t.is(writeRecordsJson(run).toString('utf8'), JSON.stringify(generateRecords(run)));
+  }
 });
