@@ -65,7 +65,7 @@ export const modelDefinitionSchema = z
   })
   .describe('A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB.');
 
-export const modelIssueSchema = z
+const modelIssueSchema = z
   .strictObject({
     path: z.string().describe('A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`.'),
     message: z.string().describe('What is wrong, with the character position for an expression.'),
@@ -99,7 +99,7 @@ export const modelSchema = z
   })
   .describe("One version of one of the account's models.");
 
-export const modelSummarySchema = z.strictObject({
+const modelSummarySchema = z.strictObject({
   name: z.string(),
   version: z.int().min(1),
   digest: z.string(),
