@@ -10,6 +10,7 @@ import type { LedgerWriter } from './simulations/createLedgerWriter.ts';
 import type { LeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
 import type { ModelStore } from './models/createModelStore.ts';
+import type { SamplePool } from './models/createSamplePool.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
 
 /**
@@ -45,4 +46,6 @@ export interface Services {
   readonly metrics: Metrics;
   /** The accounts' model versions, cached by (account, name, version) (api/models/createModelStore.ts). */
   readonly models: ModelStore;
+  /** The thread that makes POST /v1/models/validate's samples (api/models/createSamplePool.ts). */
+  readonly samples: SamplePool;
 }

@@ -1,3 +1,4 @@
+import { createSamplePool } from './models/createSamplePool.ts';
 import { createModelStore } from './models/createModelStore.ts';
 import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
@@ -56,6 +57,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     simulations,
     metrics,
     models: createModelStore(pool),
+    samples: createSamplePool(),
   };
 };
 
@@ -63,6 +65,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 export const closeServices = async (services: Services): Promise<void> => {
   await services.leases.stop();
   await services.simulations.close();
+  await services.samples.destroy();
   await services.pool.end();
   services.redisHealth.stop();
   services.redis.disconnect();

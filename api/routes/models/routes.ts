@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { deleteModel, findLatestModel, findModelVersion, listModels } from '../../../shared/db/queries/models.ts';
 import { MODEL_BODY_LIMIT_BYTES, modelNotFound, validationFailed } from '../../../shared/errors/errors.ts';
-import { checkModelDefinition, compileModel, modelDigest, sampleModel } from '../../../shared/models/index.ts';
+import { checkModelDefinition, modelDigest } from '../../../shared/models/index.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
@@ -25,13 +25,14 @@ export const modelRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
   const readDefinition = jsonBody({ limitBytes: MODEL_BODY_LIMIT_BYTES });
 
-  router.post('/v1/models/validate', authenticate(services), countModelValidation(services), readDefinition, (ctx) => {
+  router.post('/v1/models/validate', authenticate(services), countModelValidation(services), readDefinition, async (ctx) => {
     const check = checkModelDefinition(ctx.state.body);
     const body: ModelValidation = {
       valid: check.valid,
       issues: [...check.issues],
       warnings: [...check.warnings],
-      sample: check.definition === undefined ? null : sampleModel(compileModel('model', check.definition)),
+      // Off the event loop: a large definition's sample takes a while (api/models/createSamplePool.ts).
+      sample: check.definition === undefined ? null : await services.samples.run(check.definition),
     };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
