@@ -97,6 +97,12 @@ test('a model name must match the pattern and may not be a preset name or alias 
     t.is(put.status, 422, name);
     t.is(put.body.error.details.issues[0].path, 'name', name);
   }
+  // A bad name and a bad definition: both reported at once.
+  const both = await call(app, 'PUT', '/v1/models/Bad', me.key, { body: tinyModel({ initial: 'Actve' }) });
+  t.deepEqual(
+    both.body.error.details.issues.map((issue: { path: string }) => issue.path),
+    ['name', 'initial'],
+  );
 });
 
 test('a definition over 64 KiB is 413 payload_too_large; one over 16 KiB is taken', async (t) => {

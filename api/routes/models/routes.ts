@@ -41,10 +41,11 @@ export const modelRoutes = (services: Services): Router<AppState> => {
   router.put('/v1/models/:name', authenticate(services), readDefinition, async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
     const name = ctx.params.name ?? '';
-    checkModelName(name);
+    // Every problem at once: the name's and the definition's.
+    const nameIssues = checkModelName(name);
     const check = checkModelDefinition(ctx.state.body);
-    if (!check.valid || check.definition === undefined) {
-      throw validationFailed(check.issues);
+    if (nameIssues.length > 0 || !check.valid || check.definition === undefined) {
+      throw validationFailed([...nameIssues, ...check.issues]);
     }
     const { created, row } = await putModel(services.pool, {
       accountId,
