@@ -4,7 +4,7 @@
 const DIGEST = 'sha256:5d41402abc4b2a76b9719d911017c592ae9e5b8e3a1f0e7f5c8c4a7b2d1e9f30';
 const CREATED_AT = '2026-11-23T10:15:30.123Z';
 
-export const EXAMPLE_DEFINITION = {
+const EXAMPLE_DEFINITION = {
   description: 'A member who is active, lapses and comes back, or leaves for good.',
   states: ['Active', 'Lapsed', 'Gone'],
   initial: 'Active',
@@ -16,7 +16,7 @@ export const EXAMPLE_DEFINITION = {
   events: [{ type: 'outage', description: 'The service is down.', effect: 'Members lapse far more often.', set: { lapse: 'min(1, lapse + 0.6 * intensity)' } }],
 };
 
-export const EXAMPLE_MODEL = {
+const EXAMPLE_MODEL = {
   name: 'members',
   version: 1,
   digest: DIGEST,
@@ -41,9 +41,9 @@ export const EXAMPLE_MODEL = {
   },
 };
 
-export const EXAMPLE_MODEL_LIST = [{ name: 'members', version: 1, digest: DIGEST, created_at: CREATED_AT, description: EXAMPLE_DEFINITION.description }];
+const EXAMPLE_MODEL_LIST = [{ name: 'members', version: 1, digest: DIGEST, created_at: CREATED_AT, description: EXAMPLE_DEFINITION.description }];
 
-export const EXAMPLE_VALIDATION = {
+const EXAMPLE_VALIDATION = {
   valid: true,
   issues: [],
   warnings: [],
@@ -55,4 +55,12 @@ export const EXAMPLE_VALIDATION = {
       fields: { visits: { mean: 2.34, min: 0, max: 11, nulls: 0 } },
     },
   },
+};
+
+/** The examples by resource: a definition, a Model, the list, a validation. */
+export const modelExamples = {
+  definition: EXAMPLE_DEFINITION,
+  model: EXAMPLE_MODEL,
+  list: EXAMPLE_MODEL_LIST,
+  validation: EXAMPLE_VALIDATION,
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXAMPLE_DEFINITION, EXAMPLE_MODEL, EXAMPLE_MODEL_LIST, EXAMPLE_VALIDATION } from './modelExamples.ts';
+import { modelExamples } from './modelExamples.ts';
 
 // The definition as the OpenAPI document and the clients' types describe it (DECISIONS "Models";
 // docs/models.md). A body is checked by the language's own checker (shared/models), which reports every
@@ -65,7 +65,7 @@ export const modelDefinitionSchema = z
       .describe("The model's clock under engine 4: the gap before each record after the first, and the first record's offset."),
   })
   .describe('A model definition (docs/models.md): at most 64 KiB.')
-  .meta({ examples: [EXAMPLE_DEFINITION] });
+  .meta({ examples: [modelExamples.definition] });
 
 const modelIssueSchema = z
   .strictObject({
@@ -100,7 +100,7 @@ export const modelSchema = z
     catalog: modelCatalogSchema,
   })
   .describe("One version of one of the account's models.")
-  .meta({ examples: [EXAMPLE_MODEL] });
+  .meta({ examples: [modelExamples.model] });
 
 const modelSummarySchema = z.strictObject({
   name: z.string(),
@@ -113,7 +113,7 @@ const modelSummarySchema = z.strictObject({
 export const modelListSchema = z
   .array(modelSummarySchema)
   .describe("The account's models, latest version each, newest first.")
-  .meta({ examples: [EXAMPLE_MODEL_LIST] });
+  .meta({ examples: [modelExamples.list] });
 
 export const modelDeletedSchema = z.strictObject({ status: z.literal('deleted'), name: z.string() });
 
@@ -134,7 +134,7 @@ export const modelValidationSchema = z.strictObject({
     })
     .nullable()
     .describe('Null when the definition is not valid.'),
-}).meta({ examples: [EXAMPLE_VALIDATION] });
+}).meta({ examples: [modelExamples.validation] });
 
 export type ModelResponse = z.infer<typeof modelSchema>;
 export type ModelSummary = z.infer<typeof modelSummarySchema>;
