@@ -1,3 +1,5 @@
+import { createSamplePool } from './models/createSamplePool.ts';
+import { createModelStore } from './models/createModelStore.ts';
 import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
@@ -58,6 +60,8 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     metrics,
     lengthMeasurements: createLengthMeasurements(),
     sendQueues: createSendQueueReader(),
+    models: createModelStore(pool),
+    samples: createSamplePool(),
   };
 };
 
@@ -65,6 +69,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 export const closeServices = async (services: Services): Promise<void> => {
   await services.leases.stop();
   await services.simulations.close();
+  await services.samples.destroy();
   await services.pool.end();
   services.redisHealth.stop();
   services.redis.disconnect();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import type { PresetName } from '../../shared/engine/index.ts';
+import type { ModelSpecification } from '../../shared/jobs/RunSpecification.ts';
+import type { CompiledModel } from '../../shared/models/index.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
@@ -10,7 +11,11 @@ export type DatasetRecord = Readonly<Record<string, string | number | null>>;
 
 export interface RecordRun {
   readonly simulationId: string;
-  readonly preset: PresetName;
+  /** The canonical preset, or the model's name for a model run. */
+  readonly preset: string;
+  /** A model run's recorded version (the job carries it) and its compiled form (the archive's labels). */
+  readonly model?: ModelSpecification;
+  readonly compiled?: CompiledModel;
   readonly profile: string;
   readonly seed: number;
   readonly numInteractions: number;
@@ -41,7 +46,14 @@ export const streamRunRecords = async (
   services.simulations.assertAvailable();
   const outcome = await services.simulations.run(
     {
-      ...run,
+      simulationId: run.simulationId,
+      preset: run.preset,
+      ...(run.model === undefined ? {} : { model: run.model }),
+      profile: run.profile,
+      seed: run.seed,
+      numInteractions: run.numInteractions,
+      serviceVersion: run.serviceVersion,
+      scenario: run.scenario,
       runId: randomUUID(),
       deadline: Date.now() + services.config.simulationTimeoutMs,
       format: 'ndjson',

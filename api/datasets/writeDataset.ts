@@ -1,4 +1,5 @@
-import type { SimulationInput } from '../../shared/engine/index.ts';
+import type { PresetName, RunInput } from '../../shared/engine/index.ts';
+import { internalError } from '../../shared/errors/errors.ts';
 import { ScenarioTracker } from '../../shared/engine/ScenarioTracker.ts';
 import type { DatasetArchive } from './DatasetArchive.ts';
 import { type DatasetLayout, numericFields } from './datasetLayouts.ts';
@@ -41,11 +42,13 @@ export interface DatasetOptions {
  * and the column map. Only one sequence's file is open at a time and nothing per record is kept.
  */
 export const writeDataset = async (archive: DatasetArchive, source: DatasetSource, run: RecordRun, options: DatasetOptions): Promise<void> => {
-  const fields = numericFields(run.serviceVersion, run.preset);
+  const fields = numericFields(run.serviceVersion, run.preset, run.model);
   const nab = options.layout === 'nab';
   const valueFields = nab ? [options.field ?? fields[0]!] : fields;
   const columns: Record<string, string> = nab ? { value: valueFields[0]! } : Object.fromEntries(fields.map((field, i) => [`value-${i}`, field]));
-  const input: SimulationInput = { preset: run.preset, profile: run.profile, seed: run.seed, numInteractions: run.numInteractions, serviceVersion: run.serviceVersion, scenario: run.scenario };
+  const common = { profile: run.profile, seed: run.seed, numInteractions: run.numInteractions, serviceVersion: run.serviceVersion, scenario: run.scenario };
+  if (run.model !== undefined && run.compiled === undefined) throw internalError();
+  const input: RunInput = run.compiled === undefined ? { ...common, preset: run.preset as PresetName } : { ...common, model: run.compiled };
   const tracker = new ScenarioTracker(input);
   const files: DatasetFile[] = [];
   const windows = new Map<number, EventWindow[]>();

@@ -26,6 +26,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<OperationSpec['tag'], string>> = {
   Probes: 'Liveness and readiness for load balancers and orchestrators; public, never rate limited.',
   Catalog: 'The presets, their profiles and record fields, their fidelity reports, and the plans; public.',
   Simulations: 'Running simulations, the history of runs, replays of their records, and download links.',
+  Models: "The account's own behavioural models: definitions checked, stored as immutable versions, and run like presets.",
   Account: "The caller's account and its usage against the plan's quotas.",
   'API keys': "Creating, listing, rolling and revoking the account's API keys.",
   'Sign-in': 'OAuth sign-in (GitHub, Google) for the browser console, and signing out.',

@@ -1,7 +1,6 @@
-import { engineModels } from './engineVersions.ts';
-import { ENGINE_VERSION } from './engineVersion.ts';
-import { hashSeed } from './hashSeed.ts';
-import type { SimulationInput } from './presetTypes.ts';
+import { engineModelOf } from './engineModelOf.ts';
+import type { RunInput } from './presetTypes.ts';
+import { runKey } from './runKey.ts';
 import type { ScenarioOutcome } from './scenario.ts';
 import { ScenarioSchedule } from './scenarioSchedule.ts';
 
@@ -18,13 +17,13 @@ export class ScenarioTracker {
   /** The position within its sequence of the record last counted (1 on a sequence's first). */
   step = 0;
 
-  constructor(input: SimulationInput) {
-    const model = engineModels(input.serviceVersion ?? ENGINE_VERSION)?.[input.preset];
-    if (model?.scenarioEvents === undefined) throw new RangeError('scenarios need engine 3 or later');
+  constructor(input: RunInput) {
+    const { model } = engineModelOf(input);
+    if (model.scenarioEvents === undefined) throw new RangeError('scenarios need engine 3 or later');
     this.schedule = new ScenarioSchedule(
       input.scenario,
       model.scenarioEvents.map((event) => event.type),
-      hashSeed(input.preset, input.profile, input.seed),
+      runKey(input),
       model.episodeLength,
     );
   }

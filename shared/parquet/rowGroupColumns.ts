@@ -28,17 +28,18 @@ const allEqual = (values: ArrayLike<unknown>, rows: number): boolean => {
 };
 
 export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: number): RowGroupColumns => {
-  const numbers = fields.map((field) => (field.kind === 'decimal' ? new Float64Array(maxRows) : undefined));
+  const numbers = fields.map((field) => (field.kind === 'enum' || field.kind === 'integer' || field.nullable === true ? undefined : new Float64Array(maxRows)));
   // INT64 columns as bigints: the writer's PLAIN INT64 (and its dictionary) takes nothing else.
-  const integers = fields.map((field) => (field.kind === 'integer' ? new BigInt64Array(maxRows) : undefined));
+  const integers = fields.map((field) => (field.kind === 'integer' && field.nullable !== true ? new BigInt64Array(maxRows) : undefined));
+  // An account model's numbers may be null (NaN in the slot): a plain array holds the nulls (bigints for INT64).
+  const nullableNumbers = fields.map((field) => (field.kind !== 'enum' && field.nullable === true ? new Array<number | bigint | null>(maxRows) : undefined));
+  const bigIntegers = fields.map((field) => field.kind === 'integer');
   const strings = fields.map((field) => (field.kind === 'enum' ? new Array<string | null>(maxRows) : undefined));
   const divisors = Float64Array.from(fields, (field) => (field.kind === 'decimal' ? (POWERS_OF_TEN[field.decimals] ?? Number.NaN) : 1));
   const names = fields.map((field) => (field.kind === 'enum' ? field.values : undefined));
   const nullable = fields.map((field) => field.nullable === true);
   for (const field of fields) {
     if (field.kind === 'decimal' && !(field.decimals >= 1 && field.decimals <= 8)) throw new Error(`${field.name}: decimals must be 1..8`);
-    // A number slot cannot say "no value"; no engine has a nullable number field, so fail rather than guess.
-    if (field.nullable === true && field.kind !== 'enum') throw new Error(`${field.name}: only string fields can be nullable`);
   }
 
   return {
@@ -51,11 +52,14 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
           const slot = slots[j]!;
           const values = names[j];
           const integer = integers[j];
+          const column = numbers[j];
           if (integer !== undefined) {
             integer[i] = BigInt(slot);
-          } else if (values === undefined) {
+          } else if (column !== undefined) {
             // `+ 0` turns a -0 (a rounding of a tiny negative) into the 0 the JSON prints.
-            numbers[j]![i] = slot / divisors[j]! + 0;
+            column[i] = slot / divisors[j]! + 0;
+          } else if (values === undefined) {
+            nullableNumbers[j]![i] = slot !== slot ? null : bigIntegers[j] === true ? BigInt(slot) : slot + 0;
           } else {
             // A nullable field's slot holds no index of `values` (engine 3: -1) when the record has no value.
             strings[j]![i] = values[slot] ?? (nullable[j] === true ? null : missingValue(fields[j]!, slot));
@@ -63,7 +67,7 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
         }
       }
       return fields.map((field, j): ColumnSource => {
-        const column = strings[j];
+        const column = strings[j] ?? nullableNumbers[j];
         const data = column === undefined ? (integers[j] ?? numbers[j]!).subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
         return { name: field.name, data, encoding: encodingOf(field, data, rows) };
       });

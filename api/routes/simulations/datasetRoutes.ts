@@ -6,7 +6,8 @@ import type { AppState } from '../../AppState.ts';
 import type { AppError } from '../../../shared/errors/AppError.ts';
 import { DatasetArchive } from '../../datasets/DatasetArchive.ts';
 import { numericFields } from '../../datasets/datasetLayouts.ts';
-import { streamRunRecords } from '../../datasets/streamRunRecords.ts';
+import { type RecordRun, streamRunRecords } from '../../datasets/streamRunRecords.ts';
+import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { writeDataset } from '../../datasets/writeDataset.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
@@ -26,7 +27,7 @@ const refuseDataset = (ctx: ParameterizedContext, replay: SimulationRequest): Ap
   }
   // The query passed validateQuery already: a string or absent.
   const field = typeof ctx.query.field === 'string' ? ctx.query.field : undefined;
-  const fields = numericFields(replay.serviceVersion, replay.preset.name);
+  const fields = numericFields(replay.serviceVersion, replay.preset.name, replay.model);
   if (field !== undefined && !fields.includes(field)) {
     return validationFailed([{ path: 'field', message: `Not a numeric field of ${replay.preset.name}; one of: ${fields.join(', ')}.` }]);
   }
@@ -45,7 +46,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
     authenticate(services),
     validateQuery(datasetQuerySchema),
     admitReplayRequest(services, undefined, refuseDataset),
-    function dataset(ctx) {
+    async function dataset(ctx) {
       const { replay, admission } = ctx.state;
       const input: DatasetQuery = ctx.state.input;
       if (replay.replayOf === undefined || replay.seed === undefined) throw internalError();
@@ -57,9 +58,13 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) gone.abort();
       });
-      const run = {
+      // A model run's archive is made from its recorded version, compiled once (api/models/createModelStore.ts).
+      const model = replay.model === undefined ? undefined : await services.models.recorded(requirePrincipal(ctx.state).accountId, replay.model.name, replay.model.version);
+      if (replay.model !== undefined && model === null) throw internalError();
+      const run: RecordRun = {
         simulationId,
         preset: replay.preset.name,
+        ...(model === null || model === undefined ? {} : { model: model.spec, compiled: model.compiled }),
         profile: replay.profile,
         seed: replay.seed,
         numInteractions: replay.numInteractions,
@@ -70,7 +75,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
       ctx.set('Content-Disposition', `attachment; filename="${simulationId}-${input.layout}.zip"`);
       ctx.type = 'application/zip';
       ctx.body = archive.stream;
-      const source = { records: (each: typeof run, onRecord: Parameters<typeof streamRunRecords>[2]) => streamRunRecords(services, each, onRecord, () => archive.ready(), gone.signal) };
+      const source = { records: (each: RecordRun, onRecord: Parameters<typeof streamRunRecords>[2]) => streamRunRecords(services, each, onRecord, () => archive.ready(), gone.signal) };
       void writeDataset(archive, source, run, { layout: input.layout, field: input.field })
         .catch((error: unknown) => {
           if (!(error instanceof ClientAbortedError)) services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'dataset failed mid-stream; response cut');
