@@ -1,4 +1,4 @@
-import type { PresetName } from './presetTypes.ts';
+import type { PresetName } from './presetName.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
 import type { Scenario, ScenarioEventType, ScenarioOutcome } from './scenario.ts';
