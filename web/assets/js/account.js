@@ -1,5 +1,6 @@
 import { api, setUnauthorizedHandler, signInUrl } from './api.js';
 import { loadAccount, setUpSignOut } from './accountPanel.js';
+import { setUpRouter } from './consoleRouter.js';
 import { byId, showText } from './dom.js';
 import { explainApiError, explainLoginError } from './explainError.js';
 import { setUpHistory } from './historyPanel.js';
@@ -10,6 +11,8 @@ import { setUpUsageDaily } from './usageDailyPanel.js';
 import { loadUsage } from './usagePanel.js';
 
 const main = byId('main');
+// The page of the URL shows at once; its content fills in as the account loads.
+const router = setUpRouter();
 const notice = byId('page-notice');
 const showNotice = (text, kind = 'error') => {
   notice.className = `notice notice-${kind}`;
@@ -61,7 +64,17 @@ const start = async () => {
       void history.load();
     },
   });
-  const history = setUpHistory({ showResult: simulation.showResult, runAgain: simulation.runAgain });
+  // A run of the history is shown, or run again, on the Run page.
+  const history = setUpHistory({
+    showResult: (result, title) => {
+      router.navigate('run');
+      return simulation.showResult(result, title);
+    },
+    runAgain: (run) => {
+      router.navigate('run');
+      simulation.runAgain(run);
+    },
+  });
   const refreshUsage = async () => {
     const [usage] = await Promise.all([loadUsage(), usageDaily.load()]);
     if (usage !== null) {

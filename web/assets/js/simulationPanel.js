@@ -1,6 +1,6 @@
 import { api } from './api.js';
 import { announce, byId, el, showText } from './dom.js';
-import { explainApiError } from './explainError.js';
+import { explainApiError, humanIssue } from './explainError.js';
 import { formatDuration, formatInteger, humanize, plural } from './format.js';
 import { downloadRun, downloadText } from './exportRecords.js';
 import { renderFidelityFacts } from './fidelityFacts.js';
@@ -123,10 +123,10 @@ export const setUpSimulation = ({ onFinished }) => {
     for (const issue of rest) {
       const field = Object.hasOwn(placed, issue.path) ? placed[issue.path] : undefined;
       if (field === undefined) {
-        unplaced.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+        unplaced.push(issue.path ? `${issue.path}: ${humanIssue(issue.message)}` : humanIssue(issue.message));
       } else {
         field.setAttribute('aria-invalid', 'true');
-        showText(byId(`${field.id}-error`), issue.message);
+        showText(byId(`${field.id}-error`), humanIssue(issue.message));
         focus ??= field;
       }
     }
@@ -140,6 +140,7 @@ export const setUpSimulation = ({ onFinished }) => {
     figure.dataset.points = '0';
     figure.dataset.panels = '0';
     figure.dataset.counterfactual = '0';
+    figure.dataset.zoom = '';
     try {
       const { drawSimulationChart } = await import('./simulationChart.js');
       chart = drawSimulationChart(byId('sim-chart'), result, preset, { counterfactual: counterfactual.shown() });
@@ -158,6 +159,7 @@ export const setUpSimulation = ({ onFinished }) => {
       figure.dataset.panels = String(chart.panels);
       figure.dataset.points = String(chart.points);
       figure.dataset.counterfactual = String(chart.counterfactualPoints);
+      figure.dataset.zoom = chart.zoom === null || chart.zoom === undefined ? '' : `${chart.zoom.min}-${chart.zoom.max}`;
     } catch {
       byId('sim-chart-caption').textContent = 'The chart could not be drawn; the table and downloads below have the data.';
     }
