@@ -132,7 +132,7 @@ test('the landing page and the console link to /docs', async (t) => {
 
 test('the examples show real values: the preset catalog as served, a real plan, a finished run', async (t) => {
   const all = await examples();
-  const catalog = (await (await fetch(`${app.url}/v1/presets`)).json()) as unknown;
+  const catalog = (await (await fetch(`${app.url}/v1/presets`)).json());
   t.deepEqual(all.listPresets?.response.body, catalog, 'the catalog as GET /v1/presets answers');
   t.deepEqual(all.getPreset?.response.body, (catalog as { name: string }[]).find((preset) => preset.name === 'finance'));
   const fidelity = all.getPresetFidelity?.response.body as { preset: string; facts: { description: string }[] };

@@ -76,6 +76,9 @@ const stringValue = (schema: JsonSchema): string => {
 };
 
 const fits = (document: JsonSchema, schema: JsonSchema, value: unknown): boolean => {
+  if (schema.const !== undefined) {
+    return schema.const === value;
+  }
   if (Array.isArray(schema.enum)) {
     return schema.enum.includes(value);
   }
