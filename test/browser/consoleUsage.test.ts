@@ -137,13 +137,13 @@ test.serial("usage over time: this month's runs by day and by how they ended, pe
     keyDates.map((date) => [date, ...figures(keyRuns.filter((entry) => entry.createdAt?.startsWith(date)))]),
   );
   t.is((await cellsOf(page, '#usage-credentials-body tr')).length, 2, 'every credential is still listed');
-  // Focus order: the list, then the two tables' scroll regions (named by their captions), then the keys form.
+  // Focus order: the list, then the two tables' scroll regions (named by their captions), then the plans' (the Usage page's next card).
   await page.keyboard.press('Tab');
   t.is(await page.getByRole('region', { name: /^Days with runs of Key “ci”/ }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
   await page.keyboard.press('Tab');
   t.is(await page.getByRole('region', { name: 'This month by credential' }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
   await page.keyboard.press('Tab');
-  t.is(await focusedId(page), 'key-name');
+  t.is(await page.getByRole('region', { name: 'Limits by plan' }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
 
   // 5. The history tells a cancelled run (the client left) from a failed one, and filters by how runs ended.
   await goTo(page, 'History');
