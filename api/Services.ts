@@ -9,6 +9,7 @@ import type { LimitScripts } from './limits/createLimitScripts.ts';
 import type { LedgerWriter } from './simulations/createLedgerWriter.ts';
 import type { LeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
+import type { ModelStore } from './models/createModelStore.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
 
 /**
@@ -42,4 +43,6 @@ export interface Services {
   readonly simulations: SimulationClient;
   /** This process's Prometheus registry and series (api/metrics); one per app, so tests get their own. */
   readonly metrics: Metrics;
+  /** The accounts' model versions, cached by (account, name, version) (api/models/createModelStore.ts). */
+  readonly models: ModelStore;
 }

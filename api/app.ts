@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth/routes.ts';
 import { docsRoutes } from './routes/docs/routes.ts';
 import { healthRoutes } from './routes/health/routes.ts';
 import { metricsRoutes } from './routes/metrics/routes.ts';
+import { modelRoutes } from './routes/models/routes.ts';
 import { planRoutes } from './routes/plans/routes.ts';
 import { presetRoutes } from './routes/presets/routes.ts';
 import { downloadRoutes } from './routes/downloads/routes.ts';
@@ -29,7 +30,7 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), modelRoutes(services), simulationRoutes(services), historyRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
   app.use(noSniff());
   app.use(requestId());

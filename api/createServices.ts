@@ -1,3 +1,4 @@
+import { createModelStore } from './models/createModelStore.ts';
 import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
@@ -54,6 +55,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     now: options.now ?? (() => new Date()),
     simulations,
     metrics,
+    models: createModelStore(pool),
   };
 };
 

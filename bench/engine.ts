@@ -4,10 +4,13 @@
 // finance records/s for n = 100,000, for every engine version the service ships. Issue 22: engine 3 at
 // >= 0.8 x engine 2's records/s for every preset and >= 1 x JSON.stringify of its own records, engine 2,
 // engine 3 and the stringify interleaved in each repetition (and engine 3 with a scenario beside them).
+// Issue 33: a finance-sized model at >= 0.5 x engine 3's finance, and the largest model's compile time
+// (bench/modelBench.ts).
 import os from 'node:os';
 import { PRESETS, generateRecords, writeRecordsJson } from '../shared/engine/index.ts';
 import { ENGINE_MODELS } from '../shared/engine/presetModels.ts';
 import type { SimulationInput } from '../shared/engine/index.ts';
+import { benchModels } from './modelBench.ts';
 import { writeRunAlone } from './writeRunAlone.ts';
 
 const SIZES = [1_000, 100_000];
@@ -178,7 +181,8 @@ for (const row of engine3Rows) {
 console.log(
   `${engine3Ok ? 'PASS' : 'FAIL'}: engine 3 >= ${MIN_ENGINE3_VS_ENGINE2} x engine 2 and >= ${MIN_ENGINE3_VS_STRINGIFY} x JSON.stringify on every row: ${engine3Ok ? 'yes' : 'no'}`,
 );
-process.exitCode = ratiosOk && financeOk && engine3Ok ? 0 : 1;
+const modelsOk = benchModels();
+process.exitCode = ratiosOk && financeOk && engine3Ok && modelsOk ? 0 : 1;
 
 // The floor of a 1,000,000-record streamed response (npm run bench compares against the same figure).
 for (const format of ['json', 'ndjson', 'csv'] as const) {

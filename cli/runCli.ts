@@ -4,6 +4,7 @@ import type { CliContext } from './CliContext.ts';
 import { downloadCommand, linkCommand } from './commands/downloadCommand.ts';
 import { historyCommand } from './commands/historyCommand.ts';
 import { keysCommand } from './commands/keysCommand.ts';
+import { modelsCommand } from './commands/modelsCommand.ts';
 import { presetsCommand } from './commands/presetsCommand.ts';
 import { simulateCommand } from './commands/simulateCommand.ts';
 import { usageCommand } from './commands/usageCommand.ts';
@@ -40,6 +41,7 @@ export const runCli = async (cli: CliProcess): Promise<number> => {
     .addHelpText('after', `\nEnvironment: BSS_API_URL (default ${DEFAULT_API_URL}), BSS_API_KEY (an API key, bs_live_…).`)
     .addCommand(presetsCommand(context))
     .addCommand(simulateCommand(context))
+    .addCommand(modelsCommand(context))
     .addCommand(usageCommand(context))
     .addCommand(keysCommand(context))
     .addCommand(historyCommand(context))

@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Run a simulation
-         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.
+         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole. Instead of `preset`, `model` runs one of the account's models (`name`, its latest version, or `name@version`; exactly one of the two, else 422): on engine 3 or later (1 or 2 is 422), with the model's profiles and scenario event types; the result's `preset` is the model's name and `model` its version (null for a preset run). An unknown, deleted or another account's model is 404 `model_not_found`, counted in the rate window.
          */
         post: operations["runSimulation"];
         delete?: never;
@@ -433,6 +433,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A model's latest version
+         * @description The Model: its definition, warnings and catalog (the Preset resource's fields for it).
+         */
+        get: operations["getModel"];
+        /**
+         * Store a model: its first version, or a new one
+         * @description The body is the definition (docs/models.md). A new name is created at version 1 (201); a definition different from the name's latest version is stored as the next version (201); one equal to it by value (keys in any order) stores nothing and answers that version (200). A version never changes. Every problem of a definition is reported at once (422 `validation_failed`, one issue per problem with its JSON path). A new name beyond the plan's `max_models` is 403 `model_limit_reached`.
+         */
+        put: operations["putModel"];
+        post?: never;
+        /**
+         * Delete a model
+         * @description Every version of the name: new runs of it are 404 `model_not_found`, and it no longer counts against `max_models`. Runs already made keep their history, and their replays (GET /v1/simulations/{simulation_id}/records, download links, idempotent retries) run the recorded version. Storing the name again continues its version numbers.
+         */
+        delete: operations["deleteModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's models
+         * @description The latest version of each live model of the account, newest first, as summaries.
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a model
+         * @description A version never changes: the same answer as when it was stored.
+         */
+        get: operations["getModelVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a definition without storing it
+         * @description Answers 200 whether the definition is valid or not: `valid`, every problem in `issues`, `warnings`, and for a valid one a `sample` (the first 20 records of seed 1 with the default profile, and over 10,000 records per state the share of records and per number field mean, min, max and nulls). Counts in the rate window like a simulation (429 beyond it), against no quota.
+         */
+        post: operations["validateModel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -557,7 +645,9 @@ export interface components {
         };
         SimulationRequest: {
             /** @description Preset name, or the alias `mobile`. */
-            preset: string;
+            preset?: string;
+            /** @description One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
+            model?: string;
             /** @description Number of interactions to generate; at most the plan maximum. */
             num_interactions: number;
             /** @description Makes the run reproducible; drawn and returned when absent. */
@@ -589,8 +679,14 @@ export interface components {
         SimulationResult: {
             /** Format: uuid */
             simulation_id: string;
-            /** @enum {string} */
-            preset: "education" | "finance" | "healthcare" | "mobile_app";
+            /** @description The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run. */
+            preset: string;
+            /** @description The model version the run was made from; null for a preset run. */
+            model: {
+                name: string;
+                version: number;
+                digest: string;
+            } | null;
             profile: string;
             num_interactions: number;
             seed: number;
@@ -627,8 +723,14 @@ export interface components {
             data: {
                 /** Format: uuid */
                 simulation_id: string;
-                /** @enum {string} */
-                preset: "education" | "finance" | "healthcare" | "mobile_app";
+                /** @description The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run. */
+                preset: string;
+                /** @description The model version the run was made from (its replay runs that version, even after the model was deleted); null for a preset run. */
+                model: {
+                    name: string;
+                    version: number;
+                    digest: string;
+                } | null;
                 profile: string;
                 seed: number;
                 num_interactions: number;
@@ -678,8 +780,14 @@ export interface components {
         Run: {
             /** Format: uuid */
             simulation_id: string;
-            /** @enum {string} */
-            preset: "education" | "finance" | "healthcare" | "mobile_app";
+            /** @description The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run. */
+            preset: string;
+            /** @description The model version the run was made from (its replay runs that version, even after the model was deleted); null for a preset run. */
+            model: {
+                name: string;
+                version: number;
+                digest: string;
+            } | null;
             profile: string;
             seed: number;
             num_interactions: number;
@@ -966,6 +1074,8 @@ export interface components {
             max_concurrent_simulations: number;
             /** @description Active API keys (a key in its roll grace period does not count). */
             max_active_api_keys: number;
+            /** @description Models (names, each with all its versions) the account may have; a deleted model does not count. */
+            max_models: number;
         }[];
         ApiKeyList: {
             /** Format: uuid */
@@ -1035,6 +1145,231 @@ export interface components {
         LogoutResult: {
             /** @constant */
             status: "logged_out";
+        };
+        /** @description A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB. */
+        ModelDefinition: {
+            /** @description What the model simulates. */
+            description: string;
+            /** @description The states a record can carry, distinct. */
+            states: string[];
+            /** @description The state of step 1, or `{state: weight}` (weights ≥ 0, normalised). */
+            initial: string | {
+                [key: string]: number | string;
+            };
+            /** @description Entering one ends the sequence (its record is written). */
+            terminal?: string[];
+            /** @description A sequence ends after this many records if no terminal state ended it. */
+            max_steps: number;
+            /** @description 1–16 named parameter sets, every one with the same 0–64 params. */
+            profiles: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Default: the first profile listed. */
+            default_profile?: string;
+            variables?: {
+                name: string;
+                /** @description Its value at step 1. */
+                initial: number | string;
+                /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                next: number | string;
+            }[];
+            /** @description Per state, the probability of moving to each listed state; the remainder stays. */
+            transitions: {
+                [key: string]: {
+                    [key: string]: number | string;
+                };
+            };
+            fields: {
+                name: string;
+                /** @enum {string} */
+                type: "integer" | "number" | "string";
+                /** @description The field's value; fields listed earlier in the record may be named. */
+                value: number | string;
+                /** @description Rounds a number field to this many decimals. */
+                decimals?: number;
+                description?: string;
+            }[];
+            events?: {
+                type: string;
+                description: string;
+                /** @description A sentence shown in the catalog. */
+                effect?: string;
+                /** @description Inside the event's window each named param takes the expression's value. */
+                set?: {
+                    [key: string]: number | string;
+                };
+                /** @description At the window's first step the state is this one. */
+                enter?: string;
+            }[];
+            /** @description The model's clock under engine 4: the gap before each record after the first, and the first record's offset. */
+            clock?: {
+                /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                step_seconds: number | string;
+                /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                start_offset_seconds: number | string;
+            };
+        };
+        /** @description One version of one of the account's models. */
+        Model: {
+            name: string;
+            /** @description 1, 2, … per name; a version never changes. */
+            version: number;
+            /** @description `sha256:` + hex of the canonical definition (keys sorted, no whitespace). */
+            digest: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB. */
+            definition: {
+                /** @description What the model simulates. */
+                description: string;
+                /** @description The states a record can carry, distinct. */
+                states: string[];
+                /** @description The state of step 1, or `{state: weight}` (weights ≥ 0, normalised). */
+                initial: string | {
+                    [key: string]: number | string;
+                };
+                /** @description Entering one ends the sequence (its record is written). */
+                terminal?: string[];
+                /** @description A sequence ends after this many records if no terminal state ended it. */
+                max_steps: number;
+                /** @description 1–16 named parameter sets, every one with the same 0–64 params. */
+                profiles: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description Default: the first profile listed. */
+                default_profile?: string;
+                variables?: {
+                    name: string;
+                    /** @description Its value at step 1. */
+                    initial: number | string;
+                    /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                    next: number | string;
+                }[];
+                /** @description Per state, the probability of moving to each listed state; the remainder stays. */
+                transitions: {
+                    [key: string]: {
+                        [key: string]: number | string;
+                    };
+                };
+                fields: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "integer" | "number" | "string";
+                    /** @description The field's value; fields listed earlier in the record may be named. */
+                    value: number | string;
+                    /** @description Rounds a number field to this many decimals. */
+                    decimals?: number;
+                    description?: string;
+                }[];
+                events?: {
+                    type: string;
+                    description: string;
+                    /** @description A sentence shown in the catalog. */
+                    effect?: string;
+                    /** @description Inside the event's window each named param takes the expression's value. */
+                    set?: {
+                        [key: string]: number | string;
+                    };
+                    /** @description At the window's first step the state is this one. */
+                    enter?: string;
+                }[];
+                /** @description The model's clock under engine 4: the gap before each record after the first, and the first record's offset. */
+                clock?: {
+                    /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                    step_seconds: number | string;
+                    /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                    start_offset_seconds: number | string;
+                };
+            };
+            /** @description Problems that do not make the model wrong: unreachable states, unused params, … */
+            warnings: {
+                /** @description A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`. */
+                path: string;
+                /** @description What is wrong, with the character position for an expression. */
+                message: string;
+            }[];
+            /** @description The Preset resource's fields for the model. */
+            catalog: {
+                description: string;
+                default_profile: string;
+                supported_profiles: string[];
+                supported_states: string[];
+                record_fields: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "integer" | "number" | "string";
+                    description: string;
+                    nullable: boolean;
+                }[];
+                state_transitions: {
+                    [key: string]: string[];
+                };
+                scenario_events: {
+                    type: string;
+                    description: string;
+                    effect: string;
+                }[];
+                /** @description The engine versions that run the model, newest first (3.0.0 and later). */
+                engine_versions: string[];
+            };
+        };
+        /** @description The account's models, latest version each, newest first. */
+        ModelList: {
+            name: string;
+            version: number;
+            digest: string;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+        }[];
+        ModelDeleted: {
+            /** @constant */
+            status: "deleted";
+            name: string;
+        };
+        ModelValidation: {
+            valid: boolean;
+            /** @description Every problem at once; empty when valid. */
+            issues: {
+                /** @description A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`. */
+                path: string;
+                /** @description What is wrong, with the character position for an expression. */
+                message: string;
+            }[];
+            warnings: {
+                /** @description A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`. */
+                path: string;
+                /** @description What is wrong, with the character position for an expression. */
+                message: string;
+            }[];
+            /** @description Null when the definition is not valid. */
+            sample: {
+                /** @description The first 20 records of seed 1 with the default profile. */
+                records: {
+                    [key: string]: number | string | null;
+                }[];
+                summary: {
+                    /** @description Records summarised: 10,000. */
+                    records: number;
+                    /** @description Per state, the share of records in it. */
+                    states: {
+                        [key: string]: number;
+                    };
+                    /** @description Per number or integer field, mean, min, max and nulls. */
+                    fields: {
+                        [key: string]: {
+                            mean: number | null;
+                            min: number | null;
+                            max: number | null;
+                            nulls: number;
+                        };
+                    };
+                };
+            } | null;
         };
     };
     responses: never;
@@ -1290,8 +1625,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1333,6 +1670,20 @@ export interface operations {
             };
             /** @description `account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`; an idempotent replay too, against the current plan), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`). */
             403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: `model` names no live model (or version) of the caller's. */
+            404: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
                     /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
@@ -1532,8 +1883,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1567,8 +1920,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1873,8 +2228,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1910,8 +2267,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -2737,6 +3096,416 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest version. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: no such model or version of the caller's (unknown, deleted and another account's are the same answer). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelDefinition"];
+            };
+        };
+        responses: {
+            /** @description The definition equals the latest version: that version, unchanged. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description A new model, or a new version of the model. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_limit_reached` (`limit`): a new name beyond the plan's `max_models`; `account_disabled`; `csrf_rejected`. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: the definition exceeds 64 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: the name, or every problem of the definition, each in `details.issues` as `{path, message}` (`path` a JSON path into the definition; an expression's message names the character position). */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelDeleted"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: no such model or version of the caller's (unknown, deleted and another account's are the same answer). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+                /** @description The version: 1, 2, … */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: no such model or version of the caller's (unknown, deleted and another account's are the same answer). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    validateModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelDefinition"];
+            };
+        };
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelValidation"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: the definition exceeds 64 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (`limit`, `retry_after`): the plan's requests per minute, shared with simulations. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

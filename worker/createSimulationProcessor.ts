@@ -6,6 +6,8 @@ import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { DataPlaneClient } from './createDataPlaneClient.ts';
 import type { SimulationPool } from './pool.ts';
+import type { ModelDefinition } from '../shared/models/index.ts';
+import { runInputOf } from './runInputOf.ts';
 import { sendRun } from './sendRun.ts';
 import type { SimulationTask } from './simulationTask.ts';
 
@@ -46,19 +48,30 @@ export const createSimulationProcessor =
       // Without its lock token no API process would take the run's bytes from this worker.
       throw new UnrecoverableError('job taken without a lock');
     }
-    const task: SimulationTask = {
-      simulationId: data.simulationId,
-      preset: data.preset,
-      profile: data.profile,
-      seed: data.seed,
-      numInteractions: data.numInteractions,
-      scenario: data.scenario,
-      serviceVersion: data.serviceVersion,
-      apiVersion: data.apiVersion,
-      format: data.format,
-    };
-    // A run that fits one chunk goes the lean way: no port, the whole body comes back as the task's result.
-    const estimate = task.format === 'parquet' ? estimateParquetBytes(task) : estimateRecordBytes(task, task.format);
+    let task: SimulationTask;
+    let estimate: number;
+    try {
+      task = {
+        simulationId: data.simulationId,
+        preset: data.preset,
+        ...(data.model === undefined ? {} : { model: { ...data.model, definition: data.model.definition as unknown as ModelDefinition } }),
+        profile: data.profile,
+        seed: data.seed,
+        numInteractions: data.numInteractions,
+        scenario: data.scenario,
+        serviceVersion: data.serviceVersion,
+        apiVersion: data.apiVersion,
+        format: data.format,
+      };
+      // A run that fits one chunk goes the lean way: no port, the whole body comes back as the task's result.
+      // A model's definition is checked and compiled here (cached by digest) before any thread takes it.
+      const input = runInputOf(task);
+      estimate = task.format === 'parquet' ? estimateParquetBytes(input) : estimateRecordBytes(input, task.format);
+    } catch {
+      // A model whose definition does not check (or is not its digest's), or an engine without the preset.
+      logger.error({ job_id: job.id }, 'simulation job names nothing this worker can run; dropped');
+      throw new UnrecoverableError('nothing to run');
+    }
     const streamed = estimate > CHUNK_BYTES;
     for (let attempt = 1; ; attempt++) {
       const outcome = await sendRun({

@@ -19,13 +19,17 @@ const scenarioJson = (scenario: Scenario | undefined): string =>
         events: scenario.events.map(({ type, sequence, at_step, duration, intensity }) => ({ type, sequence, at_step, duration, intensity })),
       });
 
+/** The result's `model`: the version a model run was made from, null for a preset's (DECISIONS "Models"). */
+const modelJson = ({ model }: SimulationTask): string =>
+  model === undefined ? 'null' : JSON.stringify({ name: model.name, version: model.version, digest: model.digest });
+
 /**
  * The Simulation result around the engine's `data` array, as bytes: the records are printed once, straight
  * into the chunks, and nothing downstream parses them.
  */
 export const resultEnvelope = (task: SimulationTask): ResultEnvelope => ({
   head: Buffer.from(
-    `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},` +
+    `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},"model":${modelJson(task)},` +
       `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},` +
       `"scenario":${scenarioJson(task.scenario)},"data":`,
   ),

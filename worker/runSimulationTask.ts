@@ -2,6 +2,7 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CHUNK_BYTES, writeRecordChunks } from '../shared/engine/index.ts';
 import { writeParquetChunks } from '../shared/parquet/writeParquetChunks.ts';
 import { resultEnvelope } from './resultEnvelope.ts';
+import { runInputOf } from './runInputOf.ts';
 import { ABORT_RUN, type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS, type ThreadChunk } from './simulationTask.ts';
 
 const NO_BYTES = new Uint8Array(0);
@@ -17,18 +18,20 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
   const started = performance.now();
   const { port, format } = task;
   const envelope = format === 'json' ? resultEnvelope(task) : undefined;
+  // A model is compiled here, in the thread that runs it (cached by digest), never sent compiled.
+  const input = runInputOf(task);
   let computeMs = 0;
   const progress = { records: 0 };
   // Parquet (a pass-through for the parquet format): its own writer, a pure function of the run's inputs
   // like writeRecordChunks and cut into chunks the same way; no envelope, only the compute time.
-  const chunks = format === 'parquet' ? writeParquetChunks(task, {
+  const chunks = format === 'parquet' ? writeParquetChunks(input, {
     // Streamed, its first chunk is its small first row group.
     chunkBytes: port === undefined ? Number.POSITIVE_INFINITY : CHUNK_BYTES,
     progress,
     onEnd: () => {
       computeMs = Math.round(performance.now() - started);
     },
-  }) : writeRecordChunks(task, format, {
+  }) : writeRecordChunks(input, format, {
     // A small first chunk: the response's first bytes leave while the rest is printed.
     ...(port === undefined ? { chunkBytes: Number.POSITIVE_INFINITY } : { firstChunkBytes: FIRST_CHUNK_BYTES }),
     ...(envelope === undefined ? {} : { head: envelope.head }),

@@ -1,3 +1,4 @@
+import { referenceOf } from '../simulations/referenceOf.ts';
 import { Readable } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
 import { describeError } from '../../shared/errors/describeError.ts';
@@ -91,6 +92,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
     setSimulationHeaders(ctx, {
       simulationId: recorded.simulationId,
       preset: replay.preset.name,
+      model: referenceOf(replay.model),
       profile: replay.profile,
       seed: replay.seed ?? 0,
       engineVersion: recorded.serviceVersion,

@@ -54,7 +54,7 @@ export const createMetrics = (options: CreateMetricsOptions): Metrics => {
   });
   const simulations = new Counter({
     name: 'bss_simulations_total',
-    help: `Admitted simulations by canonical preset and outcome (${SIMULATION_METRIC_OUTCOMES.join(', ')}): cancelled is a run whose client left or stopped reading, failed a fault of the service.`,
+    help: `Admitted simulations by canonical preset (model for every model run) and outcome (${SIMULATION_METRIC_OUTCOMES.join(', ')}): cancelled is a run whose client left or stopped reading, failed a fault of the service.`,
     labelNames: ['preset', 'outcome'] as const,
     registers,
   });

@@ -15,7 +15,7 @@ const readings = new WeakMap<object, { readonly body: unknown } | { readonly err
  * Reads a JSON body into ctx.state.body. It is a step of each route's chain rather than global, because
  * the order of checks puts authentication and the rate limiter before any parsing.
  */
-export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
+export const jsonBody = (options: { readonly limitBytes?: number } = {}): Middleware<AppState> => async (ctx, next) => {
   const earlier = readings.get(ctx.req);
   if (earlier !== undefined) {
     if ('error' in earlier) {
@@ -26,7 +26,7 @@ export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
     return;
   }
   try {
-    ctx.state.body = await readJsonBody(ctx);
+    ctx.state.body = await readJsonBody(ctx, options.limitBytes ?? BODY_LIMIT_BYTES);
   } catch (error) {
     readings.set(ctx.req, { error });
     throw error;
@@ -35,7 +35,7 @@ export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
   await next();
 };
 
-const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknown> => {
+const readJsonBody = async (ctx: ParameterizedContext<AppState>, limitBytes: number): Promise<unknown> => {
   const declaredLength = ctx.req.headers['content-length'];
   const chunked = ctx.req.headers['transfer-encoding'] !== undefined;
   const declaresJson = ctx.request.type === 'application/json';
@@ -47,12 +47,12 @@ const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknow
     throw unsupportedMediaType();
   }
   const decode = decoderFor(ctx.req.headers['content-encoding']);
-  if (declaredLength !== undefined && Number(declaredLength) > BODY_LIMIT_BYTES) {
+  if (declaredLength !== undefined && Number(declaredLength) > limitBytes) {
     // Closing stops us reading (and the client sending) a body we are going to refuse anyway.
     ctx.set('Connection', 'close');
-    throw payloadTooLarge();
+    throw payloadTooLarge(limitBytes);
   }
-  const text = await readLimited(ctx.req, decode, () => ctx.set('Connection', 'close'));
+  const text = await readLimited(ctx.req, decode, limitBytes, () => ctx.set('Connection', 'close'));
   // A JSON document is never empty: "Content-Type: application/json" and no text is a client's bug.
   if (text.trim() === '') {
     throw invalidJson();
@@ -97,7 +97,7 @@ const decoderFor = (contentEncoding: string | undefined): Decoder => {
  * The limit counts inflated bytes and reading stops as soon as it is passed, so a small compressed body
  * that inflates to gigabytes (a zip bomb) costs at most the limit in memory.
  */
-const readLimited = async (request: IncomingMessage, decode: Decoder, onOverflow: () => void): Promise<string> => {
+const readLimited = async (request: IncomingMessage, decode: Decoder, limitBytes: number, onOverflow: () => void): Promise<string> => {
   const source: Readable = decode === undefined ? request : (pipeline(request, decode(), () => {}) as unknown as Readable);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -105,9 +105,9 @@ const readLimited = async (request: IncomingMessage, decode: Decoder, onOverflow
     for await (const chunk of source) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buffer.length;
-      if (size > BODY_LIMIT_BYTES) {
+      if (size > limitBytes) {
         onOverflow();
-        throw payloadTooLarge();
+        throw payloadTooLarge(limitBytes);
       }
       chunks.push(buffer);
     }

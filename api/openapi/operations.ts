@@ -19,6 +19,7 @@ import { planListSchema } from '../routes/plans/schema.ts';
 import { dailyUsageQuerySchema, dailyUsageResponseSchema } from '../routes/usage/dailyUsageSchema.ts';
 import { usageResponseSchema } from '../routes/usage/schema.ts';
 import { PRESETS } from '../../shared/engine/index.ts';
+import { MODEL_OPERATIONS } from './modelOperations.ts';
 
 const PRESET_PARAMETER = `A preset name (${PRESETS.map((p) => `\`${p.name}\``).join(', ')}) or an alias (${PRESETS.flatMap((p) => p.aliases.map((a) => `\`${a}\``)).join(', ')}).`;
 
@@ -51,11 +52,11 @@ interface ParameterSpec {
 type SecurityName = 'apiKey' | 'sessionCookie' | 'metricsToken';
 
 export interface OperationSpec {
-  readonly method: 'get' | 'post' | 'delete';
+  readonly method: 'get' | 'put' | 'post' | 'delete';
   /** OpenAPI path template: `/v1/api-keys/{key_id}`. */
   readonly path: string;
   readonly operationId: string;
-  readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
+  readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Models' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
   readonly summary: string;
   readonly description?: string;
   /** Alternatives, any one of which suffices; absent for public operations. */
@@ -111,7 +112,8 @@ const SIMULATION_ALTERNATIVES = {
 /** The run's identity, in every format. */
 const SIMULATION_HEADERS = {
   'Simulation-Id': "The run's simulation_id.",
-  'Simulation-Preset': 'The canonical preset name.',
+  'Simulation-Preset': "The canonical preset name, or the model's name for a model run.",
+  'Simulation-Model': 'A model run only: the model version, `name@version`.',
   'Simulation-Profile': 'The profile used.',
   'Simulation-Seed': 'The seed used (drawn when the request gave none).',
   'Simulation-Engine-Version': "The engine's service_version.",
@@ -257,7 +259,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: 'Run a simulation',
     description:
-      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
+      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole. Instead of `preset`, `model` runs one of the account\'s models (`name`, its latest version, or `name@version`; exactly one of the two, else 422): on engine 3 or later (1 or 2 is 422), with the model\'s profiles and scenario event types; the result\'s `preset` is the model\'s name and `model` its version (null for a preset run). An unknown, deleted or another account\'s model is 404 `model_not_found`, counted in the rate window.',
     security: CALLER,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: named('SimulationRequest', simulationRequestSchema),
@@ -273,6 +275,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       422: idempotencyFailures[422],
       401: authFailures[401],
       406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
+      404: error("`model_not_found`: `model` names no live model (or version) of the caller's.", RATE_LIMIT_FIELDS),
       403: error(
         '`account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`; an idempotent replay too, against the current plan), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`).',
         RATE_LIMIT_FIELDS,
@@ -593,6 +596,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       401: error('`authentication_required` or `invalid_credentials`: METRICS_TOKEN is set and was not sent.'),
     },
   },
+  ...MODEL_OPERATIONS,
 ];
 
 /**

@@ -269,6 +269,9 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
         simulationId: job.simulationId,
         ...(runId === job.simulationId ? {} : { runId }),
         preset: job.preset,
+        ...(job.model === undefined
+          ? {}
+          : { model: { name: job.model.name, version: job.model.version, digest: job.model.digest, definition: job.model.definition as unknown as Record<string, unknown> } }),
         profile: job.profile,
         seed: job.seed,
         numInteractions: job.numInteractions,

@@ -40,6 +40,7 @@ const runInputSchema = z.object({
   periodStart: z.string(),
   serviceVersion: z.string(),
   scenario: scenarioSchema.nullable().optional(),
+  model: z.object({ name: z.string(), version: z.number(), digest: z.string() }).nullable().optional(),
 });
 
 const settlementSchema = z.object({
@@ -75,7 +76,7 @@ export const parseInflightEntry = (raw: string): InflightEntry | undefined => {
 export const encodeInflightEntry = (entry: InflightEntry): string => JSON.stringify(entry);
 
 /** A run's fields as admit.lua stores them in the entry's `r`. */
-export const encodeRunInput = (run: SimulationRunInput): string => JSON.stringify({ ...run, scenario: run.scenario ?? null });
+export const encodeRunInput = (run: SimulationRunInput): string => JSON.stringify({ ...run, scenario: run.scenario ?? null, model: run.model ?? null });
 
 /** µs since the epoch as an ISO timestamp to the microsecond (a Date keeps milliseconds only). */
 export const isoMicros = (us: number): string => {

@@ -16,6 +16,8 @@ const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string
   compute_ms: null,
   service_version: entry.r.serviceVersion,
   scenario: entry.r.scenario ?? null,
+  model_version: entry.r.model?.version ?? null,
+  model_digest: entry.r.model?.digest ?? null,
   api_key_id: entry.r.apiKeyId,
   key_prefix: entry.r.apiKeyId === null ? null : (keyPrefixes.get(entry.r.apiKeyId) ?? null),
   cursor_at: isoMicros(entry.t),

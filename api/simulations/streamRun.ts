@@ -1,5 +1,6 @@
+import type { ModelReference } from '../../shared/jobs/RunSpecification.ts';
 import { PassThrough, type Readable } from 'node:stream';
-import { CHUNK_BYTES, type OutputFormat, type PresetName } from '../../shared/engine/index.ts';
+import { CHUNK_BYTES, type OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
@@ -8,7 +9,10 @@ import type { SimulationOutcome, SimulationSink } from './createSimulationClient
 /** The run's identity, sent as the Simulation-* headers in every format. */
 export interface SimulationIdentity {
   readonly simulationId: string;
-  readonly preset: PresetName;
+  /** The canonical preset, or the model's name. */
+  readonly preset: string;
+  /** A model run's version (the `Simulation-Model` header); absent for a preset run. */
+  readonly model?: ModelReference | undefined;
   readonly profile: string;
   readonly seed: number;
   readonly engineVersion: string;

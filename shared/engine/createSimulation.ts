@@ -1,15 +1,14 @@
 import { hashSeed } from './hashSeed.ts';
-import { ENGINE_VERSION } from './engineVersion.ts';
-import { engineModels } from './engineVersions.ts';
-import type { SimulationInput } from './presetTypes.ts';
+import { engineModelOf } from './engineModelOf.ts';
+import type { RunInput } from './presetTypes.ts';
 import { Rng } from './rng.ts';
 import { checkScenario, SCENARIO_ENGINE_MAJOR } from './scenario.ts';
-import type { PresetModel, Simulator } from './simulator.ts';
+import type { EngineModel, Simulator } from './simulator.ts';
 
 export interface Simulation {
   /** The exact engine version that runs, metadata.service_version. */
   readonly serviceVersion: string;
-  readonly model: PresetModel;
+  readonly model: EngineModel;
   readonly simulator: Simulator;
   readonly count: number;
 }
@@ -18,16 +17,12 @@ export interface Simulation {
  * Validates the input and seeds a fresh simulator. Callers validate requests against the catalog first;
  * these checks are the engine's own guard so a bad job can never produce silently wrong data.
  */
-export function createSimulation(input: SimulationInput): Simulation {
-  const { preset, profile, seed, numInteractions } = input;
-  const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
+export function createSimulation(input: RunInput): Simulation {
+  const { profile, seed, numInteractions } = input;
   // The one place a run's engine version is chosen: every writer gets its simulator from here.
-  const models = engineModels(serviceVersion);
-  if (models === undefined) throw new RangeError(`unknown engine version: ${String(serviceVersion)}`);
-  const model = Object.hasOwn(models, preset) ? models[preset] : undefined;
-  if (model === undefined) throw new RangeError(`unknown preset: ${String(preset)}`);
+  const { serviceVersion, model } = engineModelOf(input);
   if (!model.profiles.includes(profile)) {
-    throw new RangeError(`unknown profile for ${preset}: ${String(profile)}`);
+    throw new RangeError(`unknown profile for ${model.name}: ${String(profile)}`);
   }
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
     throw new RangeError(`seed must be an integer in 0..4294967295, got ${String(seed)}`);
@@ -42,7 +37,8 @@ export function createSimulation(input: SimulationInput): Simulation {
     }
     checkScenario(scenario, model.scenarioEvents.map((e) => e.type));
   }
-  const key = hashSeed(preset, profile, seed);
+  // A model's randomness is addressed by its digest, as a preset's by its name (DECISIONS "Models").
+  const key = input.model === undefined ? hashSeed(input.preset, profile, seed) : hashSeed(input.model.digest, profile, seed);
   const rng = new Rng(key);
   return { serviceVersion, model, simulator: model.createSimulator(profile, rng, { key, scenario }), count: numInteractions };
 }

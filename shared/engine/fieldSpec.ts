@@ -2,14 +2,18 @@
 // - integer: the slot holds the integer itself;
 // - decimal: the slot holds the value scaled by 10^decimals as an integer, so rounding happens exactly once
 //   in the model and both emitters print the same digits;
-// - enum: the slot holds an index into `values` (states, event names).
+// - enum: the slot holds an index into `values` (states, event names);
+// - float: the slot holds the double itself, NaN for null (an account model's number fields, docs/models.md).
 export interface FieldSpec {
   readonly name: string;
-  readonly kind: 'integer' | 'decimal' | 'enum';
+  readonly kind: 'integer' | 'decimal' | 'enum' | 'float';
   readonly decimals: number;
   readonly values: readonly string[];
   readonly description: string;
-  /** An enum field whose slot may hold -1: no value, `null` in JSON, an empty CSV field, a Parquet null. */
+  /**
+   * A field that may have no value, `null` in JSON, an empty CSV field, a Parquet null: an enum field's slot
+   * then holds -1, an integer or float field's NaN (only account models have nullable numbers).
+   */
   readonly nullable?: boolean;
 }
 

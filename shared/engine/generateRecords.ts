@@ -1,10 +1,10 @@
 import { createSimulation } from './createSimulation.ts';
-import type { SimulationInput, SimulationRecord } from './presetTypes.ts';
+import type { RunInput, SimulationRecord } from './presetTypes.ts';
 
 const POWERS_OF_TEN = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
 
 /** The run as objects (tests, small consumers). writeRecordsJson prints the same records as bytes. */
-export function generateRecords(input: SimulationInput): SimulationRecord[] {
+export function generateRecords(input: RunInput): SimulationRecord[] {
   const { model, simulator, count } = createSimulation(input);
   const fields = model.fields;
   const values = simulator.values;
@@ -18,6 +18,7 @@ export function generateRecords(input: SimulationInput): SimulationRecord[] {
       record[field.name] =
         field.kind === 'enum' ? (x < 0 ? null : field.values[x]!)
         : field.kind === 'decimal' ? x / POWERS_OF_TEN[field.decimals]!
+        : x !== x ? null // an account model's number with no value
         : x;
     }
     records.push(record);

@@ -8,6 +8,8 @@ export type {
   PresetDefinition,
   PresetName,
   RecordField,
+  RunInput,
+  ModelSimulationInput,
   SimulationInput,
   SimulationRecord,
 } from './presetTypes.ts';

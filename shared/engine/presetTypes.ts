@@ -1,6 +1,7 @@
 import type { Scenario, ScenarioEventType } from './scenario.ts';
 
 import type { PresetName } from './presetName.ts';
+import type { CompiledModel } from '../models/modelTypes.ts';
 
 export { PRESET_NAMES, type PresetName } from './presetName.ts';
 
@@ -30,8 +31,7 @@ export interface PresetDefinition {
   record_fields_by_engine: Readonly<Record<string, readonly string[]>>;
 }
 
-export interface SimulationInput {
-  preset: PresetName;
+interface CommonRunInput {
   profile: string;
   /** uint32 */
   seed: number;
@@ -45,6 +45,21 @@ export interface SimulationInput {
   /** Engine 3 on: the events to play (validated, intensity defaulted); a RangeError on older engines. */
   scenario?: Scenario;
 }
+
+/** A run of one of the service's presets. */
+export interface SimulationInput extends CommonRunInput {
+  preset: PresetName;
+  model?: undefined;
+}
+
+/** A run of an account's compiled model (DECISIONS "Models"): engine 3 and later. */
+export interface ModelSimulationInput extends CommonRunInput {
+  model: CompiledModel;
+  preset?: undefined;
+}
+
+/** What the engine and every writer run: exactly one of a preset and a model. */
+export type RunInput = SimulationInput | ModelSimulationInput;
 
 /** A record as objects: engine 3's scenario_event is null outside every event's window. */
 export type SimulationRecord = Record<string, number | string | null>;

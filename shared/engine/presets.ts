@@ -10,6 +10,7 @@ const FIELD_TYPES: Readonly<Record<FieldSpec['kind'], RecordField['type']>> = {
   integer: 'integer',
   decimal: 'number',
   enum: 'string',
+  float: 'number',
 };
 
 function definitionOf(model: PresetModel): PresetDefinition {

@@ -1,11 +1,17 @@
 import { byteChunk } from './byteChunk.ts';
 import type { ByteChunk } from './byteChunk.ts';
 import type { TextFormat } from './outputFormat.ts';
-import type { PresetModel } from './simulator.ts';
+import type { EngineModel } from './simulator.ts';
 
 export const KIND_INTEGER = 0;
 export const KIND_DECIMAL = 1;
-const KIND_ENUM = 2;
+export const KIND_ENUM = 2;
+/** An account model's number: the double itself, NaN for null. */
+export const KIND_FLOAT = 3;
+/** An account model's integer: NaN for null. */
+const KIND_NULLABLE_INTEGER = 4;
+/** An account model's number rounded to 1..8 decimals: the double itself, NaN for null. */
+export const KIND_ROUNDED = 5;
 
 /**
  * A preset's record pre-encoded for the byte writer: every constant byte of a record (keys, quotes,
@@ -28,7 +34,7 @@ export interface RecordLayout {
 }
 
 // Keyed by the model itself, then the format: each engine version has its own model objects for a preset.
-const layouts = new Map<PresetModel, Map<TextFormat, RecordLayout>>();
+const layouts = new Map<EngineModel, Map<TextFormat, RecordLayout>>();
 
 // What surrounds the values in each format. JSON and NDJSON print the same object per record (NDJSON
 // without the array's commas, a newline after each); CSV prints bare values (names and enum values are
@@ -39,18 +45,24 @@ const SYNTAX: Readonly<Record<TextFormat, { readonly keyed: boolean; readonly fi
   csv: { keyed: false, firstHead: '', nextHead: '', end: '\r\n' },
 };
 
-// Names and enum values are plain identifiers, so they need no JSON escaping and are one byte per char.
+// Names are plain identifiers, so they need no JSON escaping and are one byte per char. Enum values of
+// presets are too; an account model's string values may be any text, escaped here once per model.
 const PLAIN = /^[A-Za-z0-9_]+$/;
 
-function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
+function escapeValue(value: string, keyed: boolean): string {
+  if (PLAIN.test(value)) return value;
+  if (keyed) return JSON.stringify(value).slice(1, -1);
+  // RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled.
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+function buildLayout(model: EngineModel, format: TextFormat): RecordLayout {
   const syntax = SYNTAX[format];
   const fields = model.fields;
   const first = fields[0];
   if (first === undefined || first.kind === 'enum') throw new Error('a record starts with a numeric field');
   for (const field of fields) {
-    for (const text of [field.name, ...field.values]) {
-      if (!PLAIN.test(text)) throw new Error(`not a plain identifier: ${text}`);
-    }
+    if (!PLAIN.test(field.name)) throw new Error(`not a plain identifier: ${field.name}`);
     if (field.kind === 'decimal' && !(field.decimals >= 1 && field.decimals <= 8)) {
       throw new Error(`${field.name}: decimals must be 1..8`);
     }
@@ -67,14 +79,17 @@ function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
   const enumChunks = fields.map((field, j) => {
     const suffix = after[j]!;
     if (field.kind === 'enum') {
-      const longest = Math.max(...field.values.map((value) => value.length));
+      const longest = Math.max(0, ...field.values.map((value) => Buffer.byteLength(escapeValue(value, syntax.keyed))));
       // A nullable field also opens its quote, or prints `null` instead.
       maxRecordBytes += (field.nullable === true ? Math.max(4, longest + 1) : longest) + 1 + suffix.length;
+    } else if (field.kind === 'float' || field.nullable === true) {
+      // The longest shortest-round-trip double (`-1.2345678901234567e-308`), or `null`.
+      maxRecordBytes += 25 + suffix.length;
     } else {
       // A sign and the 16 digits of a safe integer, plus the point and the fraction's digits.
       maxRecordBytes += 17 + (field.kind === 'decimal' ? 1 + field.decimals : 0) + suffix.length;
     }
-    return field.values.map((value) => byteChunk(`${openQuoteOf(j)}${value}${closeQuote}${suffix}`));
+    return field.values.map((value) => byteChunk(`${openQuoteOf(j)}${escapeValue(value, syntax.keyed)}${closeQuote}${suffix}`));
   });
   const nullChunks = fields.map((field, j) =>
     byteChunk(field.nullable === true ? `${syntax.keyed ? 'null' : ''}${after[j]!}` : ''),
@@ -83,8 +98,9 @@ function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
     firstHead: byteChunk(`${syntax.firstHead}${keyOf(0)}`),
     nextHead: byteChunk(`${syntax.nextHead}${keyOf(0)}`),
     kinds: Int32Array.from(fields, (f) =>
-      f.kind === 'integer' ? KIND_INTEGER
+      f.kind === 'integer' ? (f.nullable === true ? KIND_NULLABLE_INTEGER : KIND_INTEGER)
       : f.kind === 'decimal' ? KIND_DECIMAL
+      : f.kind === 'float' ? (f.decimals >= 1 && f.decimals <= 8 ? KIND_ROUNDED : KIND_FLOAT)
       : KIND_ENUM,
     ),
     decimals: Int32Array.from(fields, (f) => f.decimals),
@@ -95,7 +111,7 @@ function buildLayout(model: PresetModel, format: TextFormat): RecordLayout {
   };
 }
 
-export function recordLayout(model: PresetModel, format: TextFormat = 'json'): RecordLayout {
+export function recordLayout(model: EngineModel, format: TextFormat = 'json'): RecordLayout {
   let byFormat = layouts.get(model);
   if (byFormat === undefined) {
     byFormat = new Map();

@@ -20,8 +20,10 @@ export interface Simulator {
   next(): void;
 }
 
-export interface PresetModel {
-  readonly name: PresetName;
+/** What the engine runs: a preset's model of one engine version, or an account's compiled model. */
+export interface EngineModel {
+  /** A preset's name, or an account model's. */
+  readonly name: string;
   readonly description: string;
   readonly aliases: readonly string[];
   readonly defaultProfile: string;
@@ -38,4 +40,9 @@ export interface PresetModel {
   readonly scenarioEvents?: readonly ScenarioEventType[];
   /** Engines 1 and 2 draw from `rng` (one stream); engine 3 keys its own draws by `run`. */
   createSimulator(profile: string, rng: Rng, run: RunContext): Simulator;
+}
+
+/** A preset's model of one engine version. */
+export interface PresetModel extends EngineModel {
+  readonly name: PresetName;
 }

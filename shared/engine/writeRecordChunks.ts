@@ -1,10 +1,10 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
 import type { TextFormat } from './outputFormat.ts';
-import { ENGINE_VERSION } from './engineVersion.ts';
-import { engineModels } from './engineVersions.ts';
-import type { SimulationInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import { engineModelOf } from './engineModelOf.ts';
+import type { RunInput } from './presetTypes.ts';
+import { KIND_DECIMAL, KIND_ENUM, KIND_FLOAT, KIND_INTEGER, KIND_ROUNDED, recordLayout } from './recordLayout.ts';
+import { writeFloat, writeRounded } from './writeFloat.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
 
@@ -37,7 +37,7 @@ const ASCII = new TextEncoder();
  * fresh ArrayBuffer (its view may end before the buffer does), so it can be transferred to another thread
  * and the next chunk printed meanwhile. At most one chunk is held here at a time.
  */
-export function* writeRecordChunks(input: SimulationInput, format: TextFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
+export function* writeRecordChunks(input: RunInput, format: TextFormat, options: RecordChunkOptions = {}): Generator<Uint8Array> {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model, format);
   const { kinds, decimals, after, enumChunks, nullChunks, maxRecordBytes } = layout;
@@ -90,9 +90,18 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
         pos = putChunk(view, writeInteger(view, pos, x), after[j]!);
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
-      } else {
+      } else if (kind === KIND_ENUM) {
         // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
         pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);
+      } else if (x !== x) {
+        // An account model's number or integer with no value (NaN: docs/models.md).
+        pos = putChunk(view, pos, nullChunks[j]!);
+      } else {
+        const end =
+          kind === KIND_ROUNDED ? writeRounded(view, pos, x, decimals[j]!)
+          : kind === KIND_FLOAT ? writeFloat(view, pos, x)
+          : writeInteger(view, pos, x);
+        pos = putChunk(view, end, after[j]!);
       }
     }
   }
@@ -109,10 +118,8 @@ export function* writeRecordChunks(input: SimulationInput, format: TextFormat, o
 }
 
 /** An upper bound of the run's bytes in a format, records only: decides whether a run needs streaming at all. */
-export function estimateRecordBytes(input: SimulationInput, format: TextFormat): number {
+export function estimateRecordBytes(input: RunInput, format: TextFormat): number {
   // The layout of the engine that will run: each engine version has its own model objects.
-  const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
-  const model = engineModels(serviceVersion)?.[input.preset];
-  if (model === undefined) throw new RangeError(`unknown engine version or preset: ${String(serviceVersion)} ${String(input.preset)}`);
+  const { model } = engineModelOf(input);
   return recordLayout(model, format).maxRecordBytes * input.numInteractions;
 }

@@ -1,7 +1,8 @@
 import { putChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
-import type { SimulationInput } from './presetTypes.ts';
-import { KIND_DECIMAL, KIND_INTEGER, recordLayout } from './recordLayout.ts';
+import type { RunInput } from './presetTypes.ts';
+import { KIND_DECIMAL, KIND_ENUM, KIND_FLOAT, KIND_INTEGER, KIND_ROUNDED, recordLayout } from './recordLayout.ts';
+import { writeFloat, writeRounded } from './writeFloat.ts';
 import { writeDecimal } from './writeDecimal.ts';
 import { writeInteger } from './writeInteger.ts';
 
@@ -16,7 +17,7 @@ let scratch = new ArrayBuffer(1024 * 1024);
  * values, with no record objects and no intermediate string. Byte-identical to
  * Buffer.from(JSON.stringify(generateRecords(input))).
  */
-export function writeRecordsJson(input: SimulationInput): Buffer {
+export function writeRecordsJson(input: RunInput): Buffer {
   const { model, simulator, count } = createSimulation(input);
   const layout = recordLayout(model);
   const { kinds, decimals, after, enumChunks, nullChunks, maxRecordBytes } = layout;
@@ -45,9 +46,18 @@ export function writeRecordsJson(input: SimulationInput): Buffer {
         pos = putChunk(view, writeInteger(view, pos, x), after[j]!);
       } else if (kind === KIND_DECIMAL) {
         pos = putChunk(view, writeDecimal(view, pos, x, decimals[j]!), after[j]!);
-      } else {
+      } else if (kind === KIND_ENUM) {
         // Only a nullable field's slot is ever -1 (engine 3's scenario_event outside every event).
         pos = putChunk(view, pos, x < 0 ? nullChunks[j]! : enumChunks[j]![x]!);
+      } else if (x !== x) {
+        // An account model's number or integer with no value (NaN: docs/models.md).
+        pos = putChunk(view, pos, nullChunks[j]!);
+      } else {
+        const end =
+          kind === KIND_ROUNDED ? writeRounded(view, pos, x, decimals[j]!)
+          : kind === KIND_FLOAT ? writeFloat(view, pos, x)
+          : writeInteger(view, pos, x);
+        pos = putChunk(view, end, after[j]!);
       }
     }
   }

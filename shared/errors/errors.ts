@@ -87,10 +87,20 @@ export const apiKeyLimitReached = (limit: number): AppError =>
     details: { limit },
   });
 
+/** DECISIONS "Models": a definition is at most 64 KiB, the body limit of PUT /v1/models/{name} and of validate. */
+export const MODEL_BODY_LIMIT_BYTES = 64 * 1024;
+
+export const modelLimitReached = (limit: number): AppError =>
+  new AppError(403, 'model_limit_reached', `Your plan allows at most ${limit} models; delete one first, or add a version to an existing one.`, {
+    details: { limit },
+  });
+
 export const notFound = (): AppError => new AppError(404, 'not_found', 'No such resource.');
 
 export const presetNotFound = (preset: string): AppError =>
   new AppError(404, 'preset_not_found', `No preset is named ${JSON.stringify(preset.slice(0, 64))}.`);
+
+export const modelNotFound = (): AppError => new AppError(404, 'model_not_found', 'No such model (or no such version of it).');
 
 export const apiKeyNotFound = (): AppError => new AppError(404, 'api_key_not_found', 'No such API key.');
 
@@ -150,8 +160,8 @@ export const apiKeyRollLimitReached = (limit: number): AppError =>
     { details: { limit } },
   );
 
-export const payloadTooLarge = (): AppError =>
-  new AppError(413, 'payload_too_large', `The request body exceeds ${BODY_LIMIT_BYTES} bytes.`);
+export const payloadTooLarge = (limitBytes = BODY_LIMIT_BYTES): AppError =>
+  new AppError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`);
 
 export const unsupportedMediaType = (): AppError =>
   new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json.');

@@ -1,6 +1,5 @@
-import { ENGINE_VERSION } from '../engine/engineVersion.ts';
-import { engineModels } from '../engine/engineVersions.ts';
-import type { SimulationInput } from '../engine/presetTypes.ts';
+import { engineModelOf } from '../engine/engineModelOf.ts';
+import type { RunInput } from '../engine/presetTypes.ts';
 import type { ParquetField } from './parquetSchema.ts';
 import { ROW_GROUP_ROWS } from './rowGroupSizes.ts';
 
@@ -13,10 +12,8 @@ const FILE_OVERHEAD = 4096;
  * value a string), as if no dictionary or delta encoding saved anything. Decides, like
  * estimateRecordBytes for the text formats, whether a run needs streaming at all.
  */
-export const estimateParquetBytes = (input: SimulationInput): number => {
-  const serviceVersion = input.serviceVersion ?? ENGINE_VERSION;
-  const model = engineModels(serviceVersion)?.[input.preset];
-  if (model === undefined) throw new RangeError(`unknown engine version or preset: ${String(serviceVersion)} ${String(input.preset)}`);
+export const estimateParquetBytes = (input: RunInput): number => {
+  const { model } = engineModelOf(input);
   const fields: readonly ParquetField[] = model.fields;
   const rowBytes = fields.reduce((sum, field) => sum + (field.kind === 'enum' ? 4 + Math.max(0, ...field.values.map((value) => Buffer.byteLength(value))) : 8) + 1, 0);
   const rowGroups = Math.ceil(input.numInteractions / ROW_GROUP_ROWS) + 1;

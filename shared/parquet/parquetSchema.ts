@@ -22,6 +22,7 @@ export const parquetSchema = (fields: readonly ParquetField[]): SchemaElement[] 
       case 'integer':
         return { name: field.name, type: 'INT64', repetition_type };
       case 'decimal':
+      case 'float':
         return { name: field.name, type: 'DOUBLE', repetition_type };
       case 'enum':
         return { name: field.name, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' }, repetition_type };

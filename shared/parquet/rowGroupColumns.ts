@@ -28,7 +28,9 @@ const allEqual = (values: ArrayLike<unknown>, rows: number): boolean => {
 };
 
 export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: number): RowGroupColumns => {
-  const numbers = fields.map((field) => (field.kind === 'enum' ? undefined : new Float64Array(maxRows)));
+  const numbers = fields.map((field) => (field.kind === 'enum' || field.nullable === true ? undefined : new Float64Array(maxRows)));
+  // An account model's numbers may be null (NaN in the slot): a plain array holds the nulls.
+  const nullableNumbers = fields.map((field) => (field.kind !== 'enum' && field.nullable === true ? new Array<number | null>(maxRows) : undefined));
   const strings = fields.map((field) => (field.kind === 'enum' ? new Array<string | null>(maxRows) : undefined));
   // Integers are divided by 1 (exact), so every number column takes the same path.
   const divisors = Float64Array.from(fields, (field) => (field.kind === 'decimal' ? (POWERS_OF_TEN[field.decimals] ?? Number.NaN) : 1));
@@ -36,8 +38,6 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
   const nullable = fields.map((field) => field.nullable === true);
   for (const field of fields) {
     if (field.kind === 'decimal' && !(field.decimals >= 1 && field.decimals <= 8)) throw new Error(`${field.name}: decimals must be 1..8`);
-    // A number slot cannot say "no value"; no engine has a nullable number field, so fail rather than guess.
-    if (field.nullable === true && field.kind !== 'enum') throw new Error(`${field.name}: only string fields can be nullable`);
   }
 
   return {
@@ -49,9 +49,12 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
         for (let j = 0; j < width; j++) {
           const slot = slots[j]!;
           const values = names[j];
-          if (values === undefined) {
+          const column = numbers[j];
+          if (column !== undefined) {
             // `+ 0` turns a -0 (a rounding of a tiny negative) into the 0 the JSON prints.
-            numbers[j]![i] = slot / divisors[j]! + 0;
+            column[i] = slot / divisors[j]! + 0;
+          } else if (values === undefined) {
+            nullableNumbers[j]![i] = slot !== slot ? null : slot + 0;
           } else {
             // A nullable field's slot holds no index of `values` (engine 3: -1) when the record has no value.
             strings[j]![i] = values[slot] ?? (nullable[j] === true ? null : missingValue(fields[j]!, slot));
@@ -59,7 +62,7 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
         }
       }
       return fields.map((field, j): ColumnSource => {
-        const column = strings[j];
+        const column = strings[j] ?? nullableNumbers[j];
         const data = column === undefined ? numbers[j]!.subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
         return { name: field.name, data, encoding: encodingOf(field, data, rows) };
       });

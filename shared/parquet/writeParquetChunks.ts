@@ -1,5 +1,5 @@
 import { createSimulation } from '../engine/createSimulation.ts';
-import type { SimulationInput } from '../engine/presetTypes.ts';
+import type { RunInput } from '../engine/presetTypes.ts';
 import { type ParquetChunkOptions, writeParquetRecords } from './writeParquetRecords.ts';
 
 /**
@@ -8,7 +8,7 @@ import { type ParquetChunkOptions, writeParquetRecords } from './writeParquetRec
  * same inputs give the same bytes, however they are chunked). The simulator comes from the engine's own
  * createSimulation, the one place a run's engine version is chosen, so every engine version is served.
  */
-export function* writeParquetChunks(input: SimulationInput, options: ParquetChunkOptions): Generator<Uint8Array> {
+export function* writeParquetChunks(input: RunInput, options: ParquetChunkOptions): Generator<Uint8Array> {
   const { serviceVersion, model, simulator, count } = createSimulation(input);
   yield* writeParquetRecords(
     {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
+import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
 import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
+import { MODEL_REFERENCE, type ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
+import { modelReferenceSchema } from './modelReferenceSchema.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
 // idempotent record) sees only the canonical preset.
@@ -18,14 +20,22 @@ const presetField = z
   })
   .describe('Preset name, or the alias `mobile`.');
 
+const modelField = z
+  .string()
+  .regex(MODEL_REFERENCE, 'A model name, or `name@version` (version 1, 2, …); see GET /v1/models.')
+  .describe("One of the account's models (DECISIONS \"Models\"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`.");
+
 /**
  * POST /v1/simulations body (DECISIONS "Simulation request"), parsed into the request it asks for: the
  * canonical preset, the profile to use and the exact engine. `num_interactions` is any positive safe
  * integer here: its upper bound is the caller's plan maximum, refused with 403 by the limits, not 422.
+ * A `model` is only named here: the validate stage resolves it against the account's models
+ * (api/simulations/resolveModelRequest.ts), which checks profile, engine and scenario the same way.
  */
 export const simulationRequestSchema = z
   .strictObject({
-    preset: presetField,
+    preset: presetField.optional(),
+    model: modelField.optional(),
     num_interactions: z.int().min(1).describe('Number of interactions to generate; at most the plan maximum.'),
     seed: z.int().min(0).max(4_294_967_295).optional().describe('Makes the run reproducible; drawn and returned when absent.'),
     profile: z.string().optional().describe("One of the preset's supported_profiles; its default_profile when absent."),
@@ -37,8 +47,29 @@ export const simulationRequestSchema = z
       ),
     scenario: scenarioSchema.optional(),
   })
-  .transform((body, context): SimulationRequest => {
+  .transform((body, context): SimulationRequest | ModelRunRequest => {
     const { preset } = body;
+    if (preset === undefined || body.model !== undefined) {
+      if (preset !== undefined || body.model === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [preset === undefined ? 'preset' : 'model'],
+          message: 'Give exactly one of `preset` (a preset name) and `model` (one of your models).',
+        });
+        return z.NEVER;
+      }
+      const [, name = '', version] = MODEL_REFERENCE.exec(body.model) ?? [];
+      return {
+        kind: 'model',
+        name,
+        version: version === undefined ? undefined : Number(version),
+        profile: body.profile,
+        seed: body.seed,
+        numInteractions: body.num_interactions,
+        engineVersion: body.engine_version,
+        scenario: body.scenario,
+      };
+    }
     if (body.profile !== undefined && !preset.supported_profiles.includes(body.profile)) {
       context.addIssue({
         code: 'custom',
@@ -84,7 +115,8 @@ const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.nul
 /** The Simulation result, as the worker writes it (the API sends those bytes without parsing them). */
 export const simulationResultSchema = z.strictObject({
   simulation_id: z.uuid(),
-  preset: z.enum(PRESET_NAMES),
+  preset: z.string().describe("The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run."),
+  model: modelReferenceSchema.nullable().describe('The model version the run was made from; null for a preset run.'),
   profile: z.string(),
   num_interactions: z.int().min(1),
   seed: z.int().min(0).max(4_294_967_295),

@@ -1,6 +1,7 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
 import type { Scenario } from '../../engine/scenario.ts';
+import type { ModelReference } from '../../jobs/RunSpecification.ts';
 
 export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);
 
@@ -47,6 +48,8 @@ export interface SimulationRunInput {
   readonly serviceVersion: string;
   /** Engine 3's scenario as validated, or none: a replay needs it to make the same records. */
   readonly scenario?: Scenario | null | undefined;
+  /** The model version a model run is made from (`preset` holds its name); none for a preset run. */
+  readonly model?: ModelReference | null | undefined;
 }
 
 /** How a run ended, as its ledger row records it. */
@@ -94,6 +97,8 @@ const ROW_COLUMNS: readonly Column<LedgerRowInput>[] = [
   ['period_start', 'timestamptz', (row) => row.periodStart],
   ['service_version', 'text', (row) => row.serviceVersion],
   ['scenario', 'jsonb', (row) => (row.scenario === undefined || row.scenario === null ? null : JSON.stringify(row.scenario))],
+  ['model_version', 'int4', (row) => row.model?.version ?? null],
+  ['model_digest', 'text', (row) => row.model?.digest ?? null],
   ['status', 'text', (row) => row.status],
   ['created_at', 'timestamptz', (row) => row.createdAt],
   ['started_at', 'timestamptz', (row) => row.startedAt],

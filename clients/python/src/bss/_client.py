@@ -14,6 +14,7 @@ from ._download import MEDIA_TYPES, fetch_to_file, format_of, media_type_of, une
 from ._errors import ApiError
 from ._frames import Field
 from ._keys import ApiKeys
+from ._models import Models
 from ._records import RecordStream
 from ._results import Download, SimulationResult
 from ._transport import Response, RetryNotice, Transport
@@ -65,6 +66,8 @@ class Client:
         self._presets: dict[str, Preset] = {}
         self.keys = ApiKeys(self._transport)
         """API keys: ``list()``, ``create(name)``, ``revoke(key_id)``, ``roll(key_id)``."""
+        self.models = Models(self._transport)
+        """Your own models: ``put(name, definition)``, ``get(name)``, ``list()``, ``validate(definition)``, ``delete(name)``."""
 
     def __repr__(self) -> str:
         return f"Client(api_url={self.api_url!r})"
@@ -91,6 +94,11 @@ class Client:
         return cast(PresetFidelity, self._get(_path("/v1/presets/{}/fidelity", preset), {"engine_version": engine_version}))
 
     def _record_fields(self, preset: str) -> list[Field]:
+        # A model version (`name@version`, as Simulation-Model names it) has its own catalog.
+        if "@" in preset:
+            name, version = preset.split("@", 1)
+            fields = self.models.get(name, int(version))["catalog"]["record_fields"]
+            return [(field["name"], field["type"]) for field in fields]
         entry = self._presets.get(preset) or self.preset(preset)
         return [(field["name"], field["type"]) for field in entry["record_fields"]]
 
@@ -107,9 +115,10 @@ class Client:
 
     def simulate(
         self,
-        preset: str,
-        n: int,
+        preset: str | None = None,
+        n: int | None = None,
         *,
+        model: str | None = None,
         profile: str | None = None,
         seed: int | None = None,
         engine_version: str | int | None = None,
@@ -121,12 +130,16 @@ class Client:
         Always sent with an ``Idempotency-Key`` (a fresh UUID unless given), so a retry never runs twice.
         ``scenario`` (engine 3) is passed as given: ``{"events": [{"type", "sequence", "at_step",
         "duration", "intensity"}]}``; the result's ``.scenario`` is the service's echo of it.
+        ``model`` (``"name"`` or ``"name@version"``) runs one of your models instead of a preset: give one of
+        the two; the result's ``.model`` names the version that ran.
         """
-        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
+        request = _SimulationRequest.of(preset, n, model, profile, seed, engine_version, scenario, idempotency_key)
         response = self._post_simulation(request, "json")
         if media_type_of(response) != MEDIA_TYPES["json"]:
             raise unexpected_media_type(response, MEDIA_TYPES["json"])
         result = response.json()
+        ran = result.get("model")
+        catalog = self._record_fields if ran is None else (lambda _preset: self._record_fields(f"{ran['name']}@{ran['version']}"))
         return SimulationResult(
             simulation_id=result["simulation_id"],
             preset=result["preset"],
@@ -136,17 +149,19 @@ class Client:
             records=result["data"],
             metadata=result["metadata"],
             scenario=result.get("scenario"),
+            model=ran,
             replayed=response.headers.get("Idempotent-Replayed") == "true",
             request_id=response.headers.get("X-Request-ID"),
             body=result,
-            _catalog=self._record_fields,
+            _catalog=catalog,
         )
 
     def iter_records(
         self,
-        preset: str,
-        n: int,
+        preset: str | None = None,
+        n: int | None = None,
         *,
+        model: str | None = None,
         profile: str | None = None,
         seed: int | None = None,
         engine_version: str | int | None = None,
@@ -157,7 +172,7 @@ class Client:
 
         Use it in a ``with`` block when you may stop early. Same arguments as ``simulate``.
         """
-        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key)
+        request = _SimulationRequest.of(preset, n, model, profile, seed, engine_version, scenario, idempotency_key)
         return self._record_stream(self._post_simulation(request, "ndjson"))
 
     def _post_simulation(self, request: _SimulationRequest, format: Format) -> Response:
@@ -227,7 +242,7 @@ class Client:
             path=target,
             format=file_format,
             simulation_id=state.headers.get("Simulation-Id") or simulation_id,
-            preset=state.headers.get("Simulation-Preset"),
+            preset=state.headers.get("Simulation-Model") or state.headers.get("Simulation-Preset"),
             size=state.written,
             etag=state.etag,
             resumes=state.resumes,
@@ -240,7 +255,8 @@ class Client:
 class _SimulationRequest:
     """What ``simulate`` and ``iter_records`` send: the body's fields and the key that makes a retry safe."""
 
-    preset: str
+    preset: str | None
+    model: str | None
     n: int
     profile: str | None
     seed: int | None
@@ -248,8 +264,26 @@ class _SimulationRequest:
     scenario: ScenarioRequest | Mapping[str, Any] | None
     idempotency_key: str | None
 
+    @staticmethod
+    def of(
+        preset: str | None,
+        n: int | None,
+        model: str | None,
+        profile: str | None,
+        seed: int | None,
+        engine_version: str | int | None,
+        scenario: ScenarioRequest | Mapping[str, Any] | None,
+        idempotency_key: str | None,
+    ) -> _SimulationRequest:
+        if (preset is None) == (model is None):
+            raise ValueError("give exactly one of preset and model")
+        if n is None:
+            raise ValueError("n (the number of interactions) is required")
+        return _SimulationRequest(preset, model, n, profile, seed, engine_version, scenario, idempotency_key)
+
     def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"preset": self.preset, "num_interactions": self.n}
+        body: dict[str, Any] = {"preset": self.preset} if self.model is None else {"model": self.model}
+        body["num_interactions"] = self.n
         optional = {
             "profile": self.profile,
             "seed": self.seed,
