@@ -50,7 +50,12 @@ export const renderFidelityFacts = async (container, result) => {
   const caption = container.querySelector('caption');
   const body = container.querySelector('tbody');
   const note = container.querySelector('.fidelity-note');
-  container.hidden = false;
+  // A model of the account's own has no published facts: the Models page shows its validation sample.
+  container.hidden = Boolean(result.model);
+  if (result.model) {
+    container.dataset.facts = '0';
+    return;
+  }
   body.replaceChildren();
   caption.textContent = `What ${humanize(result.preset)} data is measured to hold (${humanize(result.profile)})`;
   note.textContent = 'Loading the measured facts…';

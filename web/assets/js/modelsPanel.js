@@ -29,7 +29,7 @@ const catalogOf = (name, definition) => ({
 
 const pretty = (definition) => `${JSON.stringify(definition, null, 2)}\n`;
 
-export const setUpModels = ({ runModel }) => {
+export const setUpModels = ({ runModel, onSaved }) => {
   const body = byId('models-body');
   const listError = byId('models-error');
   const gallery = byId('model-gallery');
@@ -137,7 +137,8 @@ export const setUpModels = ({ runModel }) => {
         ),
       ),
     );
-    byId('model-states-caption').textContent = `Over ${formatInteger(sample.summary.records)} records (seed 1, the default profile): each state's share, and each number field`;
+    // Worded without "seed", "preset" or "profile" alone: those words label the run form's fields.
+    byId('model-states-caption').textContent = `Summary of ${formatInteger(sample.summary.records)} records of the default profile: each state's share, and each number field`;
     try {
       const { drawSimulationChart } = await import('./simulationChart.js');
       chart = drawSimulationChart(byId('model-sample-chart'), { data: records }, catalogOf(nameInput.value, definition));
@@ -348,7 +349,7 @@ export const setUpModels = ({ runModel }) => {
       showText(saveStatus, `Saved as ${model.name}, version ${model.version}.`);
       announce(`Saved as ${model.name}, version ${model.version}.`);
       runButton.hidden = false;
-      await Promise.all([list(), showVersions(model.name, model.version)]);
+      await Promise.all([list(), showVersions(model.name, model.version), onSaved()]);
     } catch (error) {
       if (error.code === 'validation_failed') {
         showProblems(Array.isArray(error.details.issues) ? error.details.issues : [], []);

@@ -9,7 +9,7 @@ import { formatNumber } from './format.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const NODE_WIDTH = 132;
 const NODE_HEIGHT = 40;
-const COLUMN_GAP = 96;
+const COLUMN_GAP = 150;
 const ROW_GAP = 34;
 const MARGIN = 36;
 
@@ -60,6 +60,14 @@ export const layOutStates = (definition) => {
       }
     }
   }
+  // Terminal states line up in the last column, where a sequence ends, so most arrows point forward.
+  const inner = [...depth].filter(([state]) => !terminal.has(state)).map(([, value]) => value);
+  const last = Math.max(0, ...inner) + 1;
+  for (const state of depth.keys()) {
+    if (terminal.has(state) && !starts.includes(state)) {
+      depth.set(state, last);
+    }
+  }
   // States no transition reaches sit in a column of their own after the others.
   const deepest = Math.max(-1, ...depth.values());
   const columns = new Map();
@@ -99,20 +107,34 @@ export const layOutStates = (definition) => {
 export const drawStateGraph = (container, definition, { titleId }) => {
   const { nodes, edges, width, height } = layOutStates(definition);
   const marker = svg('marker', { id: `${titleId}-arrow`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'graph-arrowhead' }));
+  // Arrows that jump a column would cross the states between: they loop under the graph, each a little lower.
+  const lowest = Math.max(0, ...[...nodes.values()].map((node) => node.y + NODE_HEIGHT));
+  let loops = 0;
   const edgeNodes = edges.map((edge) => {
     const a = nodes.get(edge.from);
     const b = nodes.get(edge.to);
     let d;
     let labelX;
     let labelY;
-    if (b.x > a.x) {
+    if (b.x - a.x > NODE_WIDTH + COLUMN_GAP) {
+      loops += 1;
+      const x1 = a.x + NODE_WIDTH / 2;
+      const x2 = b.x + NODE_WIDTH / 2 - 12 * loops;
+      const floor = lowest + 18 + 26 * loops;
+      d = `M${x1},${a.y + NODE_HEIGHT} C${x1},${floor} ${x2},${floor} ${x2},${b.y + NODE_HEIGHT}`;
+      labelX = (x1 + x2) / 2;
+      labelY = 0.25 * (a.y + b.y) / 2 + 0.75 * floor + 4;
+    } else if (b.x > a.x) {
       const x1 = a.x + NODE_WIDTH;
       const y1 = a.y + NODE_HEIGHT / 2;
       const x2 = b.x;
       const y2 = b.y + NODE_HEIGHT / 2;
       d = `M${x1},${y1} C${x1 + COLUMN_GAP / 2},${y1} ${x2 - COLUMN_GAP / 2},${y2} ${x2},${y2}`;
-      labelX = (x1 + x2) / 2;
-      labelY = (y1 + y2) / 2 - 6;
+      // Past the middle, towards the target: arrows that leave one state together part there.
+      const along = 0.62;
+      const point = (p0, p1, p2, p3) => (1 - along) ** 3 * p0 + 3 * (1 - along) ** 2 * along * p1 + 3 * (1 - along) * along ** 2 * p2 + along ** 3 * p3;
+      labelX = point(x1, x1 + COLUMN_GAP / 2, x2 - COLUMN_GAP / 2, x2);
+      labelY = point(y1, y1, y2, y2) - 5;
     } else {
       // Back, or within a column: an arc above the two nodes (below when the target is lower down).
       const below = b.y > a.y;
@@ -145,9 +167,10 @@ export const drawStateGraph = (container, definition, { titleId }) => {
       svg('text', { x: node.x + NODE_WIDTH / 2, y: node.y + NODE_HEIGHT / 2 + 5, 'text-anchor': 'middle', class: 'graph-node-label' }, node.state.length > 16 ? `${node.state.slice(0, 15)}…` : node.state),
     ),
   );
+  const tall = height + (loops === 0 ? 0 : 18 + 26 * loops);
   const picture = svg(
     'svg',
-    { viewBox: `0 0 ${width} ${height}`, width, class: 'state-graph', role: 'img', 'aria-labelledby': titleId },
+    { viewBox: `0 0 ${width} ${tall}`, width, class: 'state-graph', role: 'img', 'aria-labelledby': titleId },
     svg('defs', {}, marker),
     ...edgeNodes,
     ...nodeNodes,
