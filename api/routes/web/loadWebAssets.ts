@@ -30,7 +30,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.txt': 'text/plain; charset=utf-8',
-  '.json': 'application/json',
+  '.json': 'application/json; charset=utf-8',
 };
 
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json']);
