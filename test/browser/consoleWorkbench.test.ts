@@ -95,7 +95,11 @@ test.serial('pages: each its own URL, deep links and the back button work, the f
   await goTo(page, 'Streams');
   t.regex((await page.locator('#streams-coming').textContent()) ?? '', /^Coming: this service has no streaming API yet\./);
 
-  // Every page, at a desk and on a phone, without sideways scrolling.
+  // Every page, at a desk and on a phone, without sideways scrolling (the Run page with a result on it).
+  await goTo(page, 'Run');
+  await page.getByLabel('Number of interactions').fill('200');
+  await page.getByRole('button', { name: 'Run simulation' }).click();
+  await page.locator('#sim-figure[data-points="200"]').waitFor({ timeout: 30_000 });
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     for (const name of PAGES) {
