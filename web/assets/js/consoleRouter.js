@@ -16,7 +16,7 @@ const PAGES = {
 const SITE_TITLE = 'Console · Behavioral Simulation Service';
 
 /** The page a path names; anything else under /account is the overview. */
-export const pageOf = (pathname) => {
+const pageOf = (pathname) => {
   const match = /^\/account(?:\/([a-z]+))?\/?$/.exec(pathname);
   const name = match?.[1] ?? 'overview';
   return Object.hasOwn(PAGES, name) ? name : 'overview';

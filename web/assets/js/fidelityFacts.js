@@ -26,7 +26,7 @@ const loadReport = (preset, engine) => {
  * tails of engine 2 and the calibrated range of engine 3 are both the excess kurtosis of daily_return)
  * share its measured value, so they read as one row with both targets, holding when both hold.
  */
-export const factRows = (facts) => {
+const factRows = (facts) => {
   const rows = new Map();
   for (const fact of facts) {
     const row = rows.get(fact.description);

@@ -30,7 +30,7 @@ const initialStates = (definition) =>
  * A weight as a reader wants it: a number as itself, a param's name with the default profile's value,
  * any other expression as written.
  */
-export const describeWeight = (definition, weight) => {
+const describeWeight = (definition, weight) => {
   if (typeof weight === 'number') {
     return formatNumber(weight);
   }
@@ -44,7 +44,7 @@ export const describeWeight = (definition, weight) => {
 };
 
 /** The graph's parts, laid out: nodes with positions, edges with their ends and labels. */
-export const layOutStates = (definition) => {
+const layOutStates = (definition) => {
   const states = Array.isArray(definition.states) ? definition.states.filter((state) => typeof state === 'string') : [];
   const transitions = definition.transitions !== null && typeof definition.transitions === 'object' ? definition.transitions : {};
   const terminal = new Set(Array.isArray(definition.terminal) ? definition.terminal : []);
