@@ -12,7 +12,7 @@ const EVENTS = 16;
 const EXPRESSION_CHARS = 1000;
 
 /** Parentheses nested as deep as 1,000 characters allow, around one param. */
-export function deepParentheses(): string {
+function deepParentheses(): string {
   const depth = Math.floor((EXPRESSION_CHARS - 2) / 2);
   return `${'('.repeat(depth)}a1${')'.repeat(depth)}`;
 }

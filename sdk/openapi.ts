@@ -1146,7 +1146,57 @@ export interface components {
             /** @constant */
             status: "logged_out";
         };
-        /** @description A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB. */
+        /**
+         * @description A model definition (docs/models.md): at most 64 KiB.
+         * @example {
+         *       "description": "A member who is active, lapses and comes back, or leaves for good.",
+         *       "states": [
+         *         "Active",
+         *         "Lapsed",
+         *         "Gone"
+         *       ],
+         *       "initial": "Active",
+         *       "terminal": [
+         *         "Gone"
+         *       ],
+         *       "max_steps": 40,
+         *       "profiles": {
+         *         "steady": {
+         *           "lapse": 0.1,
+         *           "back": 0.5,
+         *           "leave": 0.02
+         *         }
+         *       },
+         *       "transitions": {
+         *         "Active": {
+         *           "Lapsed": "lapse",
+         *           "Gone": "leave"
+         *         },
+         *         "Lapsed": {
+         *           "Active": "back",
+         *           "Gone": "leave * 2"
+         *         }
+         *       },
+         *       "fields": [
+         *         {
+         *           "name": "visits",
+         *           "type": "integer",
+         *           "value": "state == 'Active' ? poisson(3) : 0",
+         *           "description": "Visits this step."
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "type": "outage",
+         *           "description": "The service is down.",
+         *           "effect": "Members lapse far more often.",
+         *           "set": {
+         *             "lapse": "min(1, lapse + 0.6 * intensity)"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         ModelDefinition: {
             /** @description What the model simulates. */
             description: string;
@@ -1211,7 +1261,131 @@ export interface components {
                 start_offset_seconds: number | string;
             };
         };
-        /** @description One version of one of the account's models. */
+        /**
+         * @description One version of one of the account's models.
+         * @example {
+         *       "name": "members",
+         *       "version": 1,
+         *       "digest": "sha256:5d41402abc4b2a76b9719d911017c592ae9e5b8e3a1f0e7f5c8c4a7b2d1e9f30",
+         *       "created_at": "2026-11-23T10:15:30.123Z",
+         *       "definition": {
+         *         "description": "A member who is active, lapses and comes back, or leaves for good.",
+         *         "states": [
+         *           "Active",
+         *           "Lapsed",
+         *           "Gone"
+         *         ],
+         *         "initial": "Active",
+         *         "terminal": [
+         *           "Gone"
+         *         ],
+         *         "max_steps": 40,
+         *         "profiles": {
+         *           "steady": {
+         *             "lapse": 0.1,
+         *             "back": 0.5,
+         *             "leave": 0.02
+         *           }
+         *         },
+         *         "transitions": {
+         *           "Active": {
+         *             "Lapsed": "lapse",
+         *             "Gone": "leave"
+         *           },
+         *           "Lapsed": {
+         *             "Active": "back",
+         *             "Gone": "leave * 2"
+         *           }
+         *         },
+         *         "fields": [
+         *           {
+         *             "name": "visits",
+         *             "type": "integer",
+         *             "value": "state == 'Active' ? poisson(3) : 0",
+         *             "description": "Visits this step."
+         *           }
+         *         ],
+         *         "events": [
+         *           {
+         *             "type": "outage",
+         *             "description": "The service is down.",
+         *             "effect": "Members lapse far more often.",
+         *             "set": {
+         *               "lapse": "min(1, lapse + 0.6 * intensity)"
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "warnings": [],
+         *       "catalog": {
+         *         "description": "A member who is active, lapses and comes back, or leaves for good.",
+         *         "default_profile": "steady",
+         *         "supported_profiles": [
+         *           "steady"
+         *         ],
+         *         "supported_states": [
+         *           "Active",
+         *           "Lapsed",
+         *           "Gone"
+         *         ],
+         *         "record_fields": [
+         *           {
+         *             "name": "sequence_id",
+         *             "type": "integer",
+         *             "description": "The sequence (one subject) the record belongs to.",
+         *             "nullable": false
+         *           },
+         *           {
+         *             "name": "interaction_id",
+         *             "type": "integer",
+         *             "description": "The record's position in the run.",
+         *             "nullable": false
+         *           },
+         *           {
+         *             "name": "state",
+         *             "type": "string",
+         *             "description": "The state of the record.",
+         *             "nullable": false
+         *           },
+         *           {
+         *             "name": "visits",
+         *             "type": "integer",
+         *             "description": "Visits this step.",
+         *             "nullable": true
+         *           },
+         *           {
+         *             "name": "scenario_event",
+         *             "type": "string",
+         *             "description": "The scenario event active at this record, or null.",
+         *             "nullable": true
+         *           }
+         *         ],
+         *         "state_transitions": {
+         *           "Active": [
+         *             "Active",
+         *             "Lapsed",
+         *             "Gone"
+         *           ],
+         *           "Lapsed": [
+         *             "Active",
+         *             "Lapsed",
+         *             "Gone"
+         *           ],
+         *           "Gone": []
+         *         },
+         *         "scenario_events": [
+         *           {
+         *             "type": "outage",
+         *             "description": "The service is down.",
+         *             "effect": "Members lapse far more often."
+         *           }
+         *         ],
+         *         "engine_versions": [
+         *           "3.0.0"
+         *         ]
+         *       }
+         *     }
+         */
         Model: {
             name: string;
             /** @description 1, 2, … per name; a version never changes. */
@@ -1220,7 +1394,57 @@ export interface components {
             digest: string;
             /** Format: date-time */
             created_at: string;
-            /** @description A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB. */
+            /**
+             * @description A model definition (docs/models.md): at most 64 KiB.
+             * @example {
+             *       "description": "A member who is active, lapses and comes back, or leaves for good.",
+             *       "states": [
+             *         "Active",
+             *         "Lapsed",
+             *         "Gone"
+             *       ],
+             *       "initial": "Active",
+             *       "terminal": [
+             *         "Gone"
+             *       ],
+             *       "max_steps": 40,
+             *       "profiles": {
+             *         "steady": {
+             *           "lapse": 0.1,
+             *           "back": 0.5,
+             *           "leave": 0.02
+             *         }
+             *       },
+             *       "transitions": {
+             *         "Active": {
+             *           "Lapsed": "lapse",
+             *           "Gone": "leave"
+             *         },
+             *         "Lapsed": {
+             *           "Active": "back",
+             *           "Gone": "leave * 2"
+             *         }
+             *       },
+             *       "fields": [
+             *         {
+             *           "name": "visits",
+             *           "type": "integer",
+             *           "value": "state == 'Active' ? poisson(3) : 0",
+             *           "description": "Visits this step."
+             *         }
+             *       ],
+             *       "events": [
+             *         {
+             *           "type": "outage",
+             *           "description": "The service is down.",
+             *           "effect": "Members lapse far more often.",
+             *           "set": {
+             *             "lapse": "min(1, lapse + 0.6 * intensity)"
+             *           }
+             *         }
+             *       ]
+             *     }
+             */
             definition: {
                 /** @description What the model simulates. */
                 description: string;
@@ -1317,7 +1541,18 @@ export interface components {
                 engine_versions: string[];
             };
         };
-        /** @description The account's models, latest version each, newest first. */
+        /**
+         * @description The account's models, latest version each, newest first.
+         * @example [
+         *       {
+         *         "name": "members",
+         *         "version": 1,
+         *         "digest": "sha256:5d41402abc4b2a76b9719d911017c592ae9e5b8e3a1f0e7f5c8c4a7b2d1e9f30",
+         *         "created_at": "2026-11-23T10:15:30.123Z",
+         *         "description": "A member who is active, lapses and comes back, or leaves for good."
+         *       }
+         *     ]
+         */
         ModelList: {
             name: string;
             version: number;
@@ -1331,6 +1566,40 @@ export interface components {
             status: "deleted";
             name: string;
         };
+        /**
+         * @example {
+         *       "valid": true,
+         *       "issues": [],
+         *       "warnings": [],
+         *       "sample": {
+         *         "records": [
+         *           {
+         *             "sequence_id": 1,
+         *             "interaction_id": 1,
+         *             "state": "Active",
+         *             "visits": 3,
+         *             "scenario_event": null
+         *           }
+         *         ],
+         *         "summary": {
+         *           "records": 10000,
+         *           "states": {
+         *             "Active": 0.78,
+         *             "Lapsed": 0.16,
+         *             "Gone": 0.06
+         *           },
+         *           "fields": {
+         *             "visits": {
+         *               "mean": 2.34,
+         *               "min": 0,
+         *               "max": 11,
+         *               "nulls": 0
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         */
         ModelValidation: {
             valid: boolean;
             /** @description Every problem at once; empty when valid. */

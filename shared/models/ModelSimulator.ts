@@ -39,7 +39,6 @@ export interface ModelProgram {
   /** The string id of '' (`event` outside every event). */
   readonly emptyStringId: number;
   readonly events: readonly ScenarioEventType[];
-  readonly countNodes: boolean;
   /** Unused by engine 3: a later engine's clock reads these (DECISIONS "Event time"). */
   readonly clock: { readonly stepSeconds: NumberCode; readonly startOffsetSeconds: NumberCode } | undefined;
 }

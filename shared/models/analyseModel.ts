@@ -72,6 +72,9 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
   const issue = (path: string, message: string): void => {
     issues.push({ path, message });
   };
+  const wrongType = (path: string, value: unknown, what: string): void => {
+    issue(path, value === undefined ? `is required: ${what}` : `must be ${what}, not ${typeOfJson(value)}`);
+  };
 
   if (!isObject(input)) {
     issue('', `a model definition is a JSON object, not ${typeOfJson(input)}`);
@@ -126,7 +129,7 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
 
   // states
   const states: string[] = [];
-  if (!Array.isArray(input.states)) issue('states', `is required: an array of 1 to ${MODEL_LIMITS.maxStates} state names`);
+  if (!Array.isArray(input.states)) wrongType('states', input.states, `an array of 1 to ${MODEL_LIMITS.maxStates} state names`);
   else {
     if (input.states.length < 1 || input.states.length > MODEL_LIMITS.maxStates) issue('states', `must hold 1 to ${MODEL_LIMITS.maxStates} states, not ${input.states.length}`);
     input.states.forEach((value, i) => {
@@ -158,7 +161,7 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
   const profiles: string[] = [];
   const params: string[] = [];
   const profileValues = new Map<string, number[]>();
-  if (!isObject(input.profiles)) issue('profiles', `is required: an object of 1 to ${MODEL_LIMITS.maxProfiles} profiles, like {"default": {"rate": 0.1}}`);
+  if (!isObject(input.profiles)) wrongType('profiles', input.profiles, `an object of 1 to ${MODEL_LIMITS.maxProfiles} profiles, like {"default": {"rate": 0.1}}`);
   else {
     const entries = Object.entries(input.profiles);
     if (entries.length < 1 || entries.length > MODEL_LIMITS.maxProfiles) issue('profiles', `must hold 1 to ${MODEL_LIMITS.maxProfiles} profiles, not ${entries.length}`);
@@ -213,7 +216,7 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
     }
   }
   const fieldDefs: { name: string; type: 'integer' | 'number' | 'string'; body: Json; path: string; decimals: number | undefined; description: string }[] = [];
-  if (!Array.isArray(input.fields)) issue('fields', `is required: an array of 1 to ${MODEL_LIMITS.maxFields} fields {name, type, value}`);
+  if (!Array.isArray(input.fields)) wrongType('fields', input.fields, `an array of 1 to ${MODEL_LIMITS.maxFields} fields {name, type, value}`);
   else {
     if (input.fields.length < MODEL_LIMITS.minFields || input.fields.length > MODEL_LIMITS.maxFields) issue('fields', `must hold 1 to ${MODEL_LIMITS.maxFields} fields, not ${input.fields.length}`);
     input.fields.forEach((body: unknown, i) => {
@@ -277,6 +280,8 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
   });
   const expression = (source: unknown, path: string, want: ValueType, s: ExpressionScope): CheckedExpression | undefined => {
     let node: ExpressionNode;
+    // A missing member was reported as required where its object was checked.
+    if (source === undefined) return undefined;
     if (typeof source === 'number') {
       if (want !== 'number') {
         issue(path, `must be a ${want} expression, like 'text' in single quotes, not a number`);
@@ -323,7 +328,7 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
       if (i !== undefined && checked !== undefined) weights.push([i, checked]);
     }
     initial = weights.sort((a, b) => a[0] - b[0]);
-  } else issue('initial', `is required: a state name, or {state: weight}, not ${typeOfJson(input.initial)}`);
+  } else wrongType('initial', input.initial, 'a state name, or {state: weight}');
 
   // terminal
   const terminal = new Set<number>();
@@ -348,7 +353,7 @@ export function analyseModel(input: unknown): ModelAnalysisResult {
 
   // transitions
   const transitions: (readonly [number, CheckedExpression])[][] = states.map(() => []);
-  if (!isObject(input.transitions)) issue('transitions', `is required: an object {state: {next_state: weight}}, not ${typeOfJson(input.transitions)}`);
+  if (!isObject(input.transitions)) wrongType('transitions', input.transitions, 'an object {state: {next_state: weight}}');
   else {
     const s = scope('a transition weight', ALL_BUILTINS, Infinity, '');
     for (const [from, targets] of Object.entries(input.transitions)) {

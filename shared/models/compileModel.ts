@@ -99,7 +99,6 @@ export function compileModel(name: string, definition: ModelDefinition, options:
     eventStringIds,
     emptyStringId,
     events: scenarioEvents,
-    countNodes,
     clock,
   };
 

@@ -45,7 +45,9 @@ export function sampleModel(model: CompiledModel): ModelSample {
   const summaryFields: Record<string, ModelFieldSummary> = {};
   own.forEach((field, j) => {
     const n = counts[j]!;
-    summaryFields[field.name] = n === 0 ? { mean: null, min: null, max: null, nulls: nulls[j]! } : { mean: sums[j]! / n, min: mins[j]!, max: maxs[j]!, nulls: nulls[j]! };
+    // A sum beyond the doubles' range has no finite mean to report (JSON has no Infinity).
+    const mean = sums[j]! / n;
+    summaryFields[field.name] = n === 0 ? { mean: null, min: null, max: null, nulls: nulls[j]! } : { mean: Number.isFinite(mean) ? mean : null, min: mins[j]!, max: maxs[j]!, nulls: nulls[j]! };
   });
   return {
     records,

@@ -41,8 +41,10 @@ test('a run made with an API key is listed newest first and found by id, with it
   const one = await getWithKey(app, `/v1/simulations/${first.body.simulation_id}`, me.key);
   t.is(one.status, 200, one.text);
   t.deepEqual(Object.keys(one.body).sort(), [
-    'compute_ms', 'created_at', 'credential', 'finished_at', 'num_interactions', 'preset', 'profile', 'scenario', 'seed', 'service_version', 'simulation_id', 'status',
+    'compute_ms', 'created_at', 'credential', 'finished_at', 'model', 'num_interactions', 'preset', 'profile', 'scenario', 'seed', 'service_version', 'simulation_id', 'status',
   ]);
+  // A preset run names no model (DECISIONS "Models").
+  t.is(one.body.model, null);
   t.like(one.body, {
     simulation_id: first.body.simulation_id,
     preset: 'finance',

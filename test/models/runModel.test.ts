@@ -168,3 +168,25 @@ test('the bench\'s finance-sized model prints exactly JSON.stringify of its reco
     t.is(writeRecordsJson(run).toString('utf8'), JSON.stringify(generateRecords(run)));
   }
 });
+
+test('extreme numbers print as JSON.stringify prints them; integers beyond 2^53 have no exact value and are null', (t) => {
+  const extremes = compiled(
+    definition({
+      fields: [
+        { name: 'tiny', type: 'number', value: '1e-7 * rate' },
+        { name: 'huge', type: 'number', value: '1e21 * rate' },
+        { name: 'big_rounded', type: 'number', value: '123456789.123456789 * rate', decimals: 8 },
+        { name: 'neg_zero', type: 'number', value: '-0 * rate', decimals: 2 },
+        { name: 'big_integer', type: 'integer', value: '2 ** 60 * rate' },
+        { name: 'safe_integer', type: 'integer', value: '(2 ** 53 - 1) * rate' },
+        { name: 'twelve', type: 'number', value: '1 / 3 * rate', decimals: 12 },
+      ],
+    }),
+  );
+  const runInput = { model: extremes, profile: 'base', seed: 1, numInteractions: 3 };
+  const records = generateRecords(runInput);
+  t.is(writeRecordsJson(runInput).toString('utf8'), JSON.stringify(records));
+  t.like(records[0], { tiny: 1e-7, huge: 1e21, big_rounded: 123456789.12345679, neg_zero: 0, big_integer: null, safe_integer: 2 ** 53 - 1, twelve: 0.333333333333 });
+  const csv = Buffer.concat([...writeRecordChunks(runInput, 'csv')]).toString('utf8').split('\r\n')[1];
+  t.is(csv, '1,1,A,1e-7,1e+21,123456789.12345679,0,,9007199254740991,0.333333333333,');
+});

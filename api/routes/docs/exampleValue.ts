@@ -28,6 +28,8 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   next_cursor: null,
   // Engine 3's scenario echo: most runs have none (a request example shows only what it needs).
   scenario: null,
+  // A preset run's result and Run name no model.
+  model: null,
   label: 'GitHub',
   url: '/v1/auth/github',
   local_sign_in: null,
@@ -132,7 +134,8 @@ export const exampleValue = (document: JsonSchema, given: JsonSchema, options: {
       const required = new Set((schema.required ?? []) as string[]);
       return Object.fromEntries(
         Object.entries(properties)
-          .filter(([name]) => options.optional || required.has(name) || (name === 'seed' && Object.hasOwn(FIELD_VALUES, name)))
+          // A simulation request names `preset` or `model`, neither required alone: the example runs a preset.
+          .filter(([name]) => options.optional || required.has(name) || ((name === 'seed' || name === 'preset') && Object.hasOwn(FIELD_VALUES, name)))
           .map(([name, property]) => [name, name === 'name' && nameValue !== undefined ? nameValue : exampleValue(document, property, { optional: options.optional, name })]),
       );
     }

@@ -46,6 +46,8 @@ const PATH_VALUES: Readonly<Record<string, string>> = {
   provider: 'github',
   key_id: '5b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8',
   simulation_id: '3f0c9a52-6b1d-4e8f-9a27-5c4d3e2b1a60',
+  name: 'members',
+  version: '1',
 };
 const QUERY_VALUES: Readonly<Record<string, string>> = { limit: '5', state: '<state>', code: '<code>' };
 
@@ -93,6 +95,12 @@ const SDK_CALLS: Readonly<Record<string, (call: Call) => string>> = {
   createApiKey: (call) => `await bss.createApiKey(${json(nameOf(call.body))})`,
   rollApiKey: (call) => `await bss.rollApiKey(${json(call.pathValues.key_id)})`,
   revokeApiKey: (call) => `await bss.revokeApiKey(${json(call.pathValues.key_id)})`,
+  putModel: (call) => `await bss.models.put(${json(call.pathValues.name)}, ${json(call.body)})`,
+  listModels: () => 'await bss.models.list()',
+  getModel: (call) => `await bss.models.get(${json(call.pathValues.name)})`,
+  getModelVersion: (call) => `await bss.models.get(${json(call.pathValues.name)}, ${Number(call.pathValues.version)})`,
+  deleteModel: (call) => `await bss.models.delete(${json(call.pathValues.name)})`,
+  validateModel: (call) => `await bss.models.validate(${json(call.body)})`,
 };
 
 /** The Python client's method (`import bss`), where it has one (the others use the standard library). */

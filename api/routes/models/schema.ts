@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXAMPLE_DEFINITION, EXAMPLE_MODEL, EXAMPLE_MODEL_LIST, EXAMPLE_VALIDATION } from './modelExamples.ts';
 
 // The definition as the OpenAPI document and the clients' types describe it (DECISIONS "Models";
 // docs/models.md). A body is checked by the language's own checker (shared/models), which reports every
@@ -63,7 +64,8 @@ export const modelDefinitionSchema = z
       .optional()
       .describe("The model's clock under engine 4: the gap before each record after the first, and the first record's offset."),
   })
-  .describe('A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB.');
+  .describe('A model definition (docs/models.md): at most 64 KiB.')
+  .meta({ examples: [EXAMPLE_DEFINITION] });
 
 const modelIssueSchema = z
   .strictObject({
@@ -97,7 +99,8 @@ export const modelSchema = z
     warnings: z.array(modelIssueSchema).describe('Problems that do not make the model wrong: unreachable states, unused params, …'),
     catalog: modelCatalogSchema,
   })
-  .describe("One version of one of the account's models.");
+  .describe("One version of one of the account's models.")
+  .meta({ examples: [EXAMPLE_MODEL] });
 
 const modelSummarySchema = z.strictObject({
   name: z.string(),
@@ -107,7 +110,10 @@ const modelSummarySchema = z.strictObject({
   description: z.string(),
 });
 
-export const modelListSchema = z.array(modelSummarySchema).describe("The account's models, latest version each, newest first.");
+export const modelListSchema = z
+  .array(modelSummarySchema)
+  .describe("The account's models, latest version each, newest first.")
+  .meta({ examples: [EXAMPLE_MODEL_LIST] });
 
 export const modelDeletedSchema = z.strictObject({ status: z.literal('deleted'), name: z.string() });
 
@@ -128,7 +134,7 @@ export const modelValidationSchema = z.strictObject({
     })
     .nullable()
     .describe('Null when the definition is not valid.'),
-});
+}).meta({ examples: [EXAMPLE_VALIDATION] });
 
 export type ModelResponse = z.infer<typeof modelSchema>;
 export type ModelSummary = z.infer<typeof modelSummarySchema>;

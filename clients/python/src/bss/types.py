@@ -574,7 +574,7 @@ class _ModelDefinitionRequired(TypedDict):
 
 
 class ModelDefinition(_ModelDefinitionRequired, total=False):
-    """A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB."""
+    """A model definition (docs/models.md): at most 64 KiB."""
     terminal: list[str]
     """Entering one ends the sequence (its record is written)."""
     default_profile: str
@@ -628,7 +628,7 @@ class Model(TypedDict):
     """`sha256:` + hex of the canonical definition (keys sorted, no whitespace)."""
     created_at: str
     definition: ModelDefinition
-    """A model definition (DECISIONS "Models"; docs/models.md): at most 64 KiB."""
+    """A model definition (docs/models.md): at most 64 KiB."""
     warnings: list[ModelWarningsItem]
     """Problems that do not make the model wrong: unreachable states, unused params, …"""
     catalog: ModelCatalog
