@@ -655,6 +655,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 export const UNDOCUMENTED_ROUTES: Readonly<Record<string, string>> = {
   'GET /': 'the landing page (HTML)',
   'GET /account': 'the web console (HTML)',
+  'GET /account/{page}': "the web console's other pages (the same HTML; its script shows the page)",
   'GET /assets/{version}/{path}': "the web pages' assets",
   'GET /docs': 'this reference, rendered (HTML)',
   'GET /docs/{asset}': "the reference page's assets",

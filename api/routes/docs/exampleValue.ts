@@ -34,6 +34,11 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   url: '/v1/auth/github',
   local_sign_in: null,
   authentication_methods: ['github'],
+  // A run in the history as most are: finished.
+  status: 'completed',
+  // The month of the usage examples (the period of GET /v1/usage).
+  start: '2026-11-01T00:00:00.000Z',
+  end: '2026-12-01T00:00:00.000Z',
   // Real records of the engine, so the example shows what a run holds.
   data: generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 2 }),
 };
@@ -73,6 +78,9 @@ const stringValue = (schema: JsonSchema): string => {
 };
 
 const fits = (document: JsonSchema, schema: JsonSchema, value: unknown): boolean => {
+  if (schema.const !== undefined) {
+    return schema.const === value;
+  }
   if (Array.isArray(schema.enum)) {
     return schema.enum.includes(value);
   }
@@ -121,12 +129,14 @@ export const exampleValue = (document: JsonSchema, given: JsonSchema, options: {
   switch (type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      // `name` names different things: a plan's is a real plan, a key's is a label someone would give it.
+      const nameValue = Object.hasOwn(properties, 'requests_per_minute') ? 'pro' : undefined;
       const required = new Set((schema.required ?? []) as string[]);
       return Object.fromEntries(
         Object.entries(properties)
           // A simulation request names `preset` or `model`, neither required alone: the example runs a preset.
           .filter(([name]) => options.optional || required.has(name) || ((name === 'seed' || name === 'preset') && Object.hasOwn(FIELD_VALUES, name)))
-          .map(([name, property]) => [name, exampleValue(document, property, { optional: options.optional, name })]),
+          .map(([name, property]) => [name, name === 'name' && nameValue !== undefined ? nameValue : exampleValue(document, property, { optional: options.optional, name })]),
       );
     }
     case 'array':

@@ -166,7 +166,7 @@ const pythonOf = (base: string, operationId: string, call: Call): string => {
   return `import json, os, urllib.request\n\nrequest = urllib.request.Request(${arguments_.join(', ')})\nwith urllib.request.urlopen(request) as response:\n    answer = ${read}`;
 };
 
-const responseOf = (document: OpenApiDocument, operation: OperationObject): OperationExamples['response'] => {
+const responseOf = (document: OpenApiDocument, operation: OperationObject, answer: unknown): OperationExamples['response'] => {
   const [status = '200', response = {}] = Object.entries(operation.responses).find(([code]) => /^[23]/.test(code)) ?? [];
   const content = response.content ?? {};
   const jsonSchema = content['application/json']?.schema;
@@ -177,7 +177,7 @@ const responseOf = (document: OpenApiDocument, operation: OperationObject): Oper
   );
   return {
     status: Number(status),
-    ...(jsonSchema !== undefined ? { body: exampleValue(document, jsonSchema) } : {}),
+    ...(jsonSchema !== undefined ? { body: answer ?? exampleValue(document, jsonSchema) } : {}),
     ...(jsonSchema === undefined && Object.keys(content).length > 0 ? { text: `(${Object.keys(content)[0]})` } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
@@ -186,9 +186,11 @@ const responseOf = (document: OpenApiDocument, operation: OperationObject): Oper
 /**
  * A request and its answer for every operation of the OpenAPI document, in curl, TypeScript (the SDK in
  * sdk/ where it has the call) and Python (the `bss` client where it has the call), built from the
- * document's own schemas, so an example can never describe a field the API does not have.
+ * document's own schemas, so an example can never describe a field the API does not have. `answers` are
+ * real answers by operation id (the preset catalog as the service serves it), shown instead of one built
+ * from the schema where a schema alone would only say "string".
  */
-export const buildOperationExamples = (document: OpenApiDocument): Record<string, OperationExamples> => {
+export const buildOperationExamples = (document: OpenApiDocument, answers: Readonly<Record<string, unknown>> = {}): Record<string, OperationExamples> => {
   const base = document.servers?.[0]?.url ?? 'http://localhost:3000';
   const examples: Record<string, OperationExamples> = {};
   for (const [path, item] of Object.entries(document.paths)) {
@@ -199,7 +201,7 @@ export const buildOperationExamples = (document: OpenApiDocument): Record<string
         curl: curlOf(base, call, redirects),
         typescript: typescriptOf(base, operation.operationId, call),
         python: pythonOf(base, operation.operationId, call),
-        response: responseOf(document, operation),
+        response: responseOf(document, operation, answers[operation.operationId]),
       };
     }
   }
