@@ -9,7 +9,11 @@ import type { LimitScripts } from './limits/createLimitScripts.ts';
 import type { LedgerWriter } from './simulations/createLedgerWriter.ts';
 import type { LeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
+import type { ModelStore } from './models/createModelStore.ts';
+import type { SamplePool } from './models/createSamplePool.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
+import type { LengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import type { SendQueueReader } from './simulations/createSendQueueReader.ts';
 
 /**
  * Everything a request handler may reach, built once per process (api/createServices.ts) or per test
@@ -42,4 +46,12 @@ export interface Services {
   readonly simulations: SimulationClient;
   /** This process's Prometheus registry and series (api/metrics); one per app, so tests get their own. */
   readonly metrics: Metrics;
+  /** Body lengths being measured in this process, shared by the requests that wait on one (api/bulk). */
+  readonly lengthMeasurements: LengthMeasurements;
+  /** What the kernel still holds for each client connection: where stream stalls are measured. */
+  readonly sendQueues: SendQueueReader;
+  /** The accounts' model versions, cached by (account, name, version) (api/models/createModelStore.ts). */
+  readonly models: ModelStore;
+  /** The thread that makes POST /v1/models/validate's samples (api/models/createSamplePool.ts). */
+  readonly samples: SamplePool;
 }

@@ -1,3 +1,5 @@
+import { createSamplePool } from './models/createSamplePool.ts';
+import { createModelStore } from './models/createModelStore.ts';
 import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
@@ -12,6 +14,8 @@ import { createPrincipalCache } from './auth/createPrincipalCache.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
+import { createLengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import { createSendQueueReader } from './simulations/createSendQueueReader.ts';
 
 const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
@@ -54,6 +58,10 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     now: options.now ?? (() => new Date()),
     simulations,
     metrics,
+    lengthMeasurements: createLengthMeasurements(),
+    sendQueues: createSendQueueReader(),
+    models: createModelStore(pool),
+    samples: createSamplePool(),
   };
 };
 
@@ -61,6 +69,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 export const closeServices = async (services: Services): Promise<void> => {
   await services.leases.stop();
   await services.simulations.close();
+  await services.samples.destroy();
   await services.pool.end();
   services.redisHealth.stop();
   services.redis.disconnect();

@@ -15,6 +15,7 @@ import {
   type ConsoleContext,
   countPixelsNear,
   fitsWidth,
+  goTo,
   openPage,
   type PageWindow,
   policyViolations,
@@ -86,7 +87,7 @@ test.serial("usage over time: this month's runs by day and by how they ended, pe
   };
   const dates = [...new Set(runs.map((entry) => (entry.createdAt ?? '').slice(0, 10)))].sort().reverse();
 
-  await page.reload();
+  await page.goto(`${stack.url}/account/usage`);
   await page.locator(`#usage-figure[data-days="${today}"]`).waitFor();
   // 1. The day table: days with runs, newest first, each outcome apart.
   t.deepEqual(await page.locator('#usage-days-head th').allTextContents(), [
@@ -136,15 +137,16 @@ test.serial("usage over time: this month's runs by day and by how they ended, pe
     keyDates.map((date) => [date, ...figures(keyRuns.filter((entry) => entry.createdAt?.startsWith(date)))]),
   );
   t.is((await cellsOf(page, '#usage-credentials-body tr')).length, 2, 'every credential is still listed');
-  // Focus order: the list, then the two tables' scroll regions (named by their captions), then the keys form.
+  // Focus order: the list, then the two tables' scroll regions (named by their captions), then the plans' (the Usage page's next card).
   await page.keyboard.press('Tab');
   t.is(await page.getByRole('region', { name: /^Days with runs of Key “ci”/ }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
   await page.keyboard.press('Tab');
   t.is(await page.getByRole('region', { name: 'This month by credential' }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
   await page.keyboard.press('Tab');
-  t.is(await focusedId(page), 'key-name');
+  t.is(await page.getByRole('region', { name: 'Limits by plan' }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
 
   // 5. The history tells a cancelled run (the client left) from a failed one, and filters by how runs ended.
+  await goTo(page, 'History');
   await page.getByLabel('That ended').selectOption('cancelled');
   await page.locator('#history-body tr', { hasText: 'Completed' }).first().waitFor({ state: 'detached' });
   const statuses = await page.locator('#history-body .badge').allTextContents();
@@ -160,6 +162,7 @@ test.serial('a new key comes with curl, CLI, TypeScript and Python examples that
   const { context, page, problems } = await openPage(t);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   await signIn(t, page, { subject: '7102', email: 'annie@example.test', name: 'Annie Easley' });
+  await goTo(page, 'Keys');
   await page.getByLabel('Key name').fill('notebook');
   await page.getByRole('button', { name: 'Create key' }).click();
   const keyField = page.getByLabel('New API key');
@@ -288,6 +291,7 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
   const { stack } = t.context;
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7103', email: 'christine@example.test', name: 'Christine Darden' });
+  await goTo(page, 'Run');
 
   // 1. Healthcare: one panel per vital (blood pressure's two readings together), the state bands behind each.
   await page.getByLabel('Preset').selectOption('healthcare');
@@ -347,6 +351,7 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
     return;
   }
   await insertSettledRuns(stack.app.services.pool, [{ accountId: account.id, status: 'completed', numInteractions: 300, seed: chosen.seed, sessionId: account.id }]);
+  await goTo(page, 'History');
   await page.getByLabel('Show runs of').selectOption('finance');
   const shown = page.locator('#history-body tr', { hasText: String(chosen.seed) }).first();
   await shown.getByRole('button', { name: /^Show the/ }).click();
@@ -367,6 +372,7 @@ test.serial("plans: the user's limits beside the other plans, and the operator's
   const { stack } = t.context;
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7104', email: 'melba@example.test', name: 'Melba Roy' });
+  await goTo(page, 'Usage');
   await page.locator('#plans-body tr').nth(5).waitFor();
   t.deepEqual(await page.locator('#plans-head th').allTextContents(), ['Limit', 'Free (your plan)', 'Pro', 'Enterprise']);
   t.deepEqual(await cellsOf(page, '#plans-body tr'), [

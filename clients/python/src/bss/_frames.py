@@ -23,7 +23,7 @@ Field = tuple[str, FieldType]
 DTYPES: dict[str, str] = {"integer": "int64", "number": "float64", "string": "string"}
 
 # Engine 4's `event_time` (ISO 8601 UTC with milliseconds) is a timezone-aware datetime column, whatever
-# the format the run came in (JSON, NDJSON, CSV or Parquet, where it is stored as its text).
+# the format the run came in (JSON, NDJSON and CSV print it as text; Parquet stores it as TIMESTAMP(MILLIS, UTC)).
 TIME_FIELDS = frozenset({"event_time"})
 TIME_DTYPE = "datetime64[ns, UTC]"
 
@@ -79,6 +79,22 @@ def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None)
     return pd.DataFrame(columns)
 
 
+def _with_catalog_dtypes(frame: pandas.DataFrame, catalog: Sequence[Field] | None) -> pandas.DataFrame:
+    """A frame pandas read itself (Parquet) with the dtypes records_to_frame gives the other formats.
+
+    pyarrow hands strings to pandas as `object` (or `str`, by pandas' version): they become the nullable
+    `string`, so a run's frame has the same dtypes whatever format it was read from.
+    """
+    described = dict(catalog or [])
+    for name in frame.columns:
+        if name in TIME_FIELDS:
+            continue
+        kind = described.get(name) or ("string" if frame[name].dtype == object else None)
+        if kind == "string" and str(frame[name].dtype) != DTYPES["string"]:
+            frame[name] = frame[name].astype(DTYPES["string"])
+    return frame
+
+
 def _parse_csv(path: Path, catalog: Sequence[Field] | None) -> list[Record]:
     with path.open("r", encoding="utf-8", newline="") as handle:
         rows = csv.reader(handle)
@@ -120,9 +136,10 @@ def read_file(path: Path, file_format: str, catalog: Sequence[Field] | None) -> 
                 "reading Parquet needs pyarrow, which is not installed: `pip install pyarrow` (or `pip install bss[parquet]`), "
                 "or download the run as CSV or NDJSON instead"
             ) from error
-        frame = pd.read_parquet(path, engine="pyarrow")
+        frame = _with_catalog_dtypes(pd.read_parquet(path, engine="pyarrow"), catalog)
+        # Parquet stores event_time as TIMESTAMP(MILLIS, UTC): pyarrow reads it as a UTC datetime already.
         for name in TIME_FIELDS & set(frame.columns):
-            frame[name] = _times(pd, frame[name])
+            frame[name] = frame[name].astype(TIME_DTYPE)
         return frame
     if file_format == "ndjson":
         with path.open("rb") as handle:
