@@ -702,8 +702,10 @@ export interface components {
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
                     sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
                     /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
                     duration: number;
                     /**
@@ -729,6 +731,15 @@ export interface components {
                     min_gap?: number;
                 };
             };
+            /** @description Engine 4 on: ISO 8601 UTC instant (`2026-01-01T00:00:00.000Z`; `Z` required, milliseconds optional) no record is earlier than; 2026-01-01T00:00:00.000Z when absent. */
+            start_time?: string;
+            /**
+             * @description Engine 4 on: `sequence` (default, a sequence after another) or `time` (a population of subjects merged in `event_time` order, ties by `sequence_id`).
+             * @enum {string}
+             */
+            order?: "sequence" | "time";
+            /** @description Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one's sequence ends the next `sequence_id` arrives. */
+            population?: number;
         };
         SimulationResult: {
             /** Format: uuid */
@@ -744,6 +755,15 @@ export interface components {
             profile: string;
             num_interactions: number;
             seed: number;
+            /** @description Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4. */
+            start_time?: string;
+            /**
+             * @description Engine 4 on: the run's order; absent for engines before 4.
+             * @enum {string}
+             */
+            order?: "sequence" | "time";
+            /** @description Engine 4 on: the run's population; absent for engines before 4. */
+            population?: number;
             data: {
                 [key: string]: number | string | null;
             }[];
@@ -754,8 +774,10 @@ export interface components {
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
                     sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
                     /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
                     duration: number;
                     /**
@@ -795,8 +817,10 @@ export interface components {
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
                     sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
                     /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
                     duration: number;
                     /**
@@ -846,8 +870,10 @@ export interface components {
                         type: string;
                         /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
                         sequence: number | "all";
-                        /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                        at_step: number;
+                        /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                        at_step?: number;
+                        /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                        at_time?: string;
                         /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
                         duration: number;
                         /**
@@ -873,6 +899,12 @@ export interface components {
                         min_gap: number;
                     };
                 } | null;
+                /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
+                start_time: string | null;
+                /** @description Engine 4 on: the run's order; null for engines before 4. */
+                order: ("sequence" | "time") | null;
+                /** @description Engine 4 on: the run's population; null for engines before 4. */
+                population: number | null;
                 credential: {
                     /** @constant */
                     type: "api_key";
@@ -919,8 +951,10 @@ export interface components {
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
                     sequence: number | "all";
-                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. */
-                    at_step: number;
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
                     /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
                     duration: number;
                     /**
@@ -946,6 +980,12 @@ export interface components {
                     min_gap: number;
                 };
             } | null;
+            /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
+            start_time: string | null;
+            /** @description Engine 4 on: the run's order; null for engines before 4. */
+            order: ("sequence" | "time") | null;
+            /** @description Engine 4 on: the run's population; null for engines before 4. */
+            population: number | null;
             credential: {
                 /** @constant */
                 type: "api_key";

@@ -1,5 +1,6 @@
 import type { PresetName, RunInput } from '../../shared/engine/index.ts';
 import { internalError } from '../../shared/errors/errors.ts';
+import { EVENT_TIME_ENGINE_MAJOR } from '../../shared/engine/RunTimingSpec.ts';
 import { ScenarioTracker } from '../../shared/engine/ScenarioTracker.ts';
 import type { DatasetArchive } from './DatasetArchive.ts';
 import { type DatasetLayout, numericFields } from './datasetLayouts.ts';
@@ -147,7 +148,8 @@ export const writeDataset = async (archive: DatasetArchive, source: DatasetSourc
     scenario: run.scenario ?? null,
     placed: outcome.placed,
     unplaced: outcome.unplaced,
-    timestamp: 'step',
+    // What the files' timestamps are: engine 4's event_time, or the step within the sequence before it.
+    timestamp: Number(run.serviceVersion.split('.')[0]) >= EVENT_TIME_ENGINE_MAJOR ? 'event_time' : 'step',
     columns,
     files,
   };

@@ -1,3 +1,4 @@
+import type { RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 
 /** `name` or `name@version` (DECISIONS "Models"): a model name, and a version from 1. */
@@ -17,4 +18,8 @@ export interface ModelRunRequest {
   readonly numInteractions: number;
   readonly engineVersion: string | undefined;
   readonly scenario: Scenario | undefined;
+  /** Engine 4's clock inputs, checked against the resolved engine with the model (resolveModelRequest). */
+  readonly startTime: string | undefined;
+  readonly order: RunTimingSpec['order'] | undefined;
+  readonly population: number | undefined;
 }

@@ -2,6 +2,7 @@ import { resolveEngineVersion } from '../../shared/engine/index.ts';
 import { randomEventsRoom, SCENARIO_ENGINE_MAJOR } from '../../shared/engine/scenario.ts';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { modelNotFound, validationFailed, type ValidationIssue } from '../../shared/errors/errors.ts';
+import { canonicalScenario, resolveRunTiming } from './resolveRunTiming.ts';
 import type { Services } from '../Services.ts';
 import type { ModelRunRequest } from './ModelRunRequest.ts';
 import type { SimulationRequest } from './SimulationRequest.ts';
@@ -49,6 +50,12 @@ export const resolveModelRequest = async (services: Services, accountId: string,
     const room = randomEventsRoom(random, stored.compiled.engine.episodeLength);
     if (room !== undefined) issues.push({ path: 'scenario.random', message: room });
   }
+  const { timing, issues: timingIssues } = resolveRunTiming(
+    { start_time: request.startTime, order: request.order, population: request.population },
+    request.scenario,
+    serviceVersion,
+  );
+  for (const issue of timingIssues) issues.push({ path: issue.path.join('.'), message: issue.message });
   if (issues.length > 0) {
     return validationFailed(issues);
   }
@@ -59,6 +66,8 @@ export const resolveModelRequest = async (services: Services, accountId: string,
     seed: request.seed,
     numInteractions: request.numInteractions,
     serviceVersion,
-    scenario: request.scenario,
+    // at_time echoed canonical (milliseconds), as records print instants.
+    scenario: canonicalScenario(request.scenario),
+    ...(timing === undefined ? {} : { timing }),
   };
 };

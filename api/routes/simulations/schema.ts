@@ -3,10 +3,9 @@ import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/inde
 import { engineModels } from '../../../shared/engine/engineVersions.ts';
 import { randomEventsRoom, SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioResultSchema, scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
-import { parseTimestamp } from '../../../shared/engine/parseTimestamp.ts';
-import { DEFAULT_RUN_TIMING, EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS, type RunTimingSpec, START_TIME_YEARS } from '../../../shared/engine/RunTimingSpec.ts';
+import { POPULATION_LIMITS } from '../../../shared/engine/RunTimingSpec.ts';
+import { canonicalScenario, resolveRunTiming } from '../../simulations/resolveRunTiming.ts';
 import { runTimingFields } from '../../../shared/engine/runTimingSchema.ts';
-import { isoTimestamp } from '../../../shared/engine/writeTimestamp.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 import { MODEL_REFERENCE, type ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
 import { modelReferenceSchema } from './modelReferenceSchema.ts';
@@ -87,6 +86,9 @@ export const simulationRequestSchema = z
         numInteractions: body.num_interactions,
         engineVersion: body.engine_version,
         scenario: body.scenario,
+        startTime: body.start_time,
+        order: body.order,
+        population: body.population,
       };
     }
     if (body.profile !== undefined && !preset.supported_profiles.includes(body.profile)) {
@@ -119,13 +121,6 @@ export const simulationRequestSchema = z
         context.addIssue({ code: 'custom', path, message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.` });
       };
       scenario.events?.forEach((event, index) => {
-        if (event.at_time !== undefined && Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
-          context.addIssue({
-            code: 'custom',
-            path: ['scenario', 'events', index, 'at_time'],
-            message: `at_time needs engine ${EVENT_TIME_ENGINE_MAJOR} or later (records with event_time); this request runs engine ${serviceVersion}.`,
-          });
-        }
         if (!types.includes(event.type)) unknownType(['scenario', 'events', index, 'type']);
       });
       const { random } = scenario;
@@ -139,67 +134,20 @@ export const simulationRequestSchema = z
         if (room !== undefined) context.addIssue({ code: 'custom', path: ['scenario', 'random'], message: room });
       }
     }
-    const timing = timingOf(body, serviceVersion, context);
-    // at_time echoed canonical (milliseconds), as records print instants.
-    const canonical =
-      scenario === undefined ? undefined : (
-        {
-          ...scenario,
-          ...(scenario.events === undefined ? {} : {
-            events: scenario.events.map((event) =>
-              event.at_time === undefined ? event : { ...event, at_time: isoTimestamp(parseTimestamp(event.at_time) ?? 0) },
-            ),
-          }),
-        }
-      );
+    const { timing, issues } = resolveRunTiming(body, scenario, serviceVersion);
+    for (const issue of issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return {
       preset,
       profile: body.profile ?? preset.default_profile,
       seed: body.seed,
       numInteractions: body.num_interactions,
       serviceVersion,
-      scenario: canonical,
+      // at_time echoed canonical (milliseconds), as records print instants.
+      scenario: canonicalScenario(scenario),
       ...(timing === undefined ? {} : { timing }),
     };
   });
 
-/**
- * Engine 4's start_time, order and population, defaults filled and start_time made canonical; undefined on
- * an engine before 4, where naming any of them is a validation issue at its path.
- */
-function timingOf(
-  body: { start_time?: string | undefined; order?: RunTimingSpec['order'] | undefined; population?: number | undefined },
-  serviceVersion: string,
-  context: z.RefinementCtx,
-): RunTimingSpec | undefined {
-  if (Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
-    for (const field of ['start_time', 'order', 'population'] as const) {
-      if (body[field] !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `${field} needs engine ${EVENT_TIME_ENGINE_MAJOR} or later; this request runs engine ${serviceVersion}.`,
-        });
-      }
-    }
-    return undefined;
-  }
-  let startTime = DEFAULT_RUN_TIMING.start_time;
-  if (body.start_time !== undefined) {
-    const ms = parseTimestamp(body.start_time);
-    const year = ms === undefined ? Number.NaN : Number(isoTimestamp(ms).slice(0, 4));
-    if (ms === undefined || !(year >= START_TIME_YEARS.min && year <= START_TIME_YEARS.max)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['start_time'],
-        message: `Expected an ISO 8601 UTC instant like 2026-01-01T00:00:00.000Z (Z required), in the years ${START_TIME_YEARS.min}–${START_TIME_YEARS.max}.`,
-      });
-    } else {
-      startTime = isoTimestamp(ms);
-    }
-  }
-  return { start_time: startTime, order: body.order ?? DEFAULT_RUN_TIMING.order, population: body.population ?? DEFAULT_RUN_TIMING.population };
-}
 
 // Engine 3's `scenario_event` is null outside an event.
 const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null()]));

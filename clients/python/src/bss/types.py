@@ -182,13 +182,15 @@ class _ScenarioEventRequestRequired(TypedDict):
     """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
     sequence: int | Literal["all"]
     """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
-    at_step: int
-    """The position within the sequence of the event's first record; 1 is the sequence's first record."""
     duration: int
     """How many steps (records of the sequence) the event lasts, 1–1000."""
 
 
 class ScenarioEventRequest(_ScenarioEventRequestRequired, total=False):
+    at_step: int
+    """The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`."""
+    at_time: str
+    """Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds."""
     intensity: float
     """How strong the event is, 0 < intensity <= 3; 1 when absent."""
 
@@ -236,6 +238,12 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     """The engine to run: a major ("1", "2") or an exact service_version the service has (see the preset's engine_versions); the newest when absent."""
     scenario: ScenarioRequest
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+    start_time: str
+    """Engine 4 on: ISO 8601 UTC instant (`2026-01-01T00:00:00.000Z`; `Z` required, milliseconds optional) no record is earlier than; 2026-01-01T00:00:00.000Z when absent."""
+    order: Literal["sequence", "time"]
+    """Engine 4 on: `sequence` (default, a sequence after another) or `time` (a population of subjects merged in `event_time` order, ties by `sequence_id`)."""
+    population: int
+    """Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one's sequence ends the next `sequence_id` arrives."""
 
 
 class SimulationResultModelOption0(TypedDict):
@@ -254,17 +262,22 @@ class PlacedEvent(TypedDict):
     intensity: float
 
 
-class ScenarioEvent(TypedDict):
+class _ScenarioEventRequired(TypedDict):
     type: str
     """One of the preset's `scenario_events` types (see GET /v1/presets/{preset})."""
     sequence: int | Literal["all"]
     """The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence."""
-    at_step: int
-    """The position within the sequence of the event's first record; 1 is the sequence's first record."""
     duration: int
     """How many steps (records of the sequence) the event lasts, 1–1000."""
     intensity: float
     """How strong the event is, 0 < intensity <= 3; 1 when absent."""
+
+
+class ScenarioEvent(_ScenarioEventRequired, total=False):
+    at_step: int
+    """The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`."""
+    at_time: str
+    """Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds."""
 
 
 class RandomEvents(TypedDict):
@@ -302,7 +315,7 @@ class SimulationMetadata(TypedDict):
     reproducible: bool
 
 
-class SimulationResult(TypedDict):
+class _SimulationResultRequired(TypedDict):
     simulation_id: str
     preset: str
     """The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run."""
@@ -315,6 +328,15 @@ class SimulationResult(TypedDict):
     scenario: Scenario | None
     """The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are."""
     metadata: SimulationMetadata
+
+
+class SimulationResult(_SimulationResultRequired, total=False):
+    start_time: str
+    """Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4."""
+    order: Literal["sequence", "time"]
+    """Engine 4 on: the run's order; absent for engines before 4."""
+    population: int
+    """Engine 4 on: the run's population; absent for engines before 4."""
 
 
 class RunScenario(TypedDict, total=False):
@@ -352,6 +374,12 @@ class Run(TypedDict):
     service_version: str
     scenario: RunScenario | None
     """The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."""
+    start_time: str | None
+    """Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4."""
+    order: Literal["sequence", "time"] | None
+    """Engine 4 on: the run's order; null for engines before 4."""
+    population: int | None
+    """Engine 4 on: the run's population; null for engines before 4."""
     credential: ApiKeyCredential | SessionCredential
 
 
