@@ -1,3 +1,4 @@
+import type { RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { ModelSpecification } from '../../shared/jobs/RunSpecification.ts';
@@ -21,6 +22,8 @@ export interface RecordRun {
   readonly numInteractions: number;
   readonly serviceVersion: string;
   readonly scenario: Scenario | undefined;
+  /** Engine 4's recorded start_time, order and population; absent before engine 4. */
+  readonly timing?: RunTimingSpec | undefined;
 }
 
 /**
@@ -54,6 +57,7 @@ export const streamRunRecords = async (
       numInteractions: run.numInteractions,
       serviceVersion: run.serviceVersion,
       scenario: run.scenario,
+      ...(run.timing === undefined ? {} : { timing: run.timing }),
       runId: randomUUID(),
       deadline: Date.now() + services.config.simulationTimeoutMs,
       format: 'ndjson',

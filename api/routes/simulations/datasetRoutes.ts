@@ -70,6 +70,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
         numInteractions: replay.numInteractions,
         serviceVersion: replay.replayOf.serviceVersion,
         scenario: replay.scenario,
+        ...(replay.timing === undefined ? {} : { timing: replay.timing }),
       };
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Content-Disposition', `attachment; filename="${simulationId}-${input.layout}.zip"`);
