@@ -1,4 +1,3 @@
-import type { PresetName } from '../engine/presetName.ts';
 import type { RunTimingSpec } from '../engine/RunTimingSpec.ts';
 import type { ModelDefinition } from '../models/index.ts';
 import type { Scenario } from '../engine/scenario.ts';
