@@ -17,5 +17,5 @@ export const numericFields = (serviceVersion: string, preset: string, model: Mod
   model !== undefined
     ? model.definition.fields.filter((field) => field.type !== 'string').map((field) => field.name)
     : (engineModels(serviceVersion)?.[preset as PresetName].fields ?? [])
-        .filter((field) => field.kind !== 'enum' && !NOT_VALUES.has(field.name))
+        .filter((field) => field.kind !== 'enum' && field.kind !== 'timestamp' && !NOT_VALUES.has(field.name))
         .map((field) => field.name);

@@ -76,7 +76,7 @@ test('timeeval: test files hold every record with its label, train files the run
   const records = bySequence(treated.body.data);
   const control = bySequence(clean.body.data);
   const manifest = await archive.json<Manifest>('manifest.json');
-  t.like(manifest, { layout: 'timeeval', simulation_id: treated.body.simulation_id, engine_version: '3.0.0' });
+  t.like(manifest, { layout: 'timeeval', simulation_id: treated.body.simulation_id, engine_version: '4.0.0', timestamp: 'event_time' });
   t.deepEqual(manifest.placed, treated.body.scenario.placed);
   t.deepEqual(manifest.unplaced, treated.body.scenario.unplaced);
   t.is(manifest.unplaced.length, 1);
