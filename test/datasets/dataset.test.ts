@@ -94,7 +94,7 @@ test('timeeval: test files hold every record with its label, train files the run
     t.deepEqual(header, ['timestamp', ...numeric.map((_, i) => `value-${i}`), 'is_anomaly', 'anomaly_type']);
     t.deepEqual(
       cells,
-      rows.map((record, i) => [String(i + 1), ...numeric.map((name) => String(record[name])), record.scenario_event === null ? '0' : '1', String(record.scenario_event ?? '')]),
+      rows.map((record) => [String(record.event_time), ...numeric.map((name) => String(record[name])), record.scenario_event === null ? '0' : '1', String(record.scenario_event ?? '')]),
       `test/${sequence}.csv`,
     );
     const file = manifest.files.find((each) => each.path === `test/${sequence}.csv`);
@@ -130,7 +130,7 @@ test('nab: one value column (the first numeric field, or ?field=), labels at eac
     for (const [sequence, rows] of records) {
       const [header, ...cells] = await archive.csv(`data/${sequence}.csv`);
       t.deepEqual(header, ['timestamp', 'value']);
-      t.deepEqual(cells, rows.map((record, i) => [String(i + 1), String(record[field])]));
+      t.deepEqual(cells, rows.map((record) => [String(record.event_time), String(record[field])]));
       // Random events never overlap: each placed event is one window, cut where its sequence ends.
       const own = placed.filter((event) => event.sequence === sequence);
       const expected = own.map((event): [number, number] => [event.at_step, Math.min(event.at_step + event.duration - 1, rows.length)]);
