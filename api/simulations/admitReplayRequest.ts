@@ -33,29 +33,8 @@ const toReplay = async (services: Services, accountId: string, row: SimulationRu
   if (!isEngineVersionServed(row.service_version)) {
     return engineVersionRetired(row.service_version);
   }
-  if (row.model_version !== null) {
-    // A model run replays its recorded version, even one deleted since (DECISIONS "Models").
-    const stored = await services.models.recorded(accountId, row.preset, row.model_version);
-    if (stored === null || stored.spec.digest !== row.model_digest) {
-      return simulationNotFound();
-    }
-    return {
-      preset: { name: row.preset },
-      model: stored.spec,
-      profile: row.profile,
-      seed: row.seed,
-      numInteractions: row.num_interactions,
-      serviceVersion: row.service_version,
-      scenario: row.scenario ?? undefined,
-      replayOf: { simulationId: row.id, serviceVersion: row.service_version },
-    };
-  }
-  const preset = resolvePreset(row.preset);
-  if (preset === undefined || !isPresetAvailable(services.config, preset)) {
-    return presetUnavailable(row.preset);
-  }
-  return {
-    preset,
+  // What a replay of the row runs again: its recorded inputs, under its recorded engine.
+  const recorded = {
     profile: row.profile,
     seed: row.seed,
     numInteractions: row.num_interactions,
@@ -64,6 +43,19 @@ const toReplay = async (services: Services, accountId: string, row: SimulationRu
     timing: row.timing ?? undefined,
     replayOf: { simulationId: row.id, serviceVersion: row.service_version },
   };
+  if (row.model_version !== null) {
+    // A model run replays its recorded version, even one deleted since (docs/models.md).
+    const stored = await services.models.recorded(accountId, row.preset, row.model_version);
+    if (stored === null || stored.spec.digest !== row.model_digest) {
+      return simulationNotFound();
+    }
+    return { preset: { name: row.preset }, model: stored.spec, ...recorded };
+  }
+  const preset = resolvePreset(row.preset);
+  if (preset === undefined || !isPresetAvailable(services.config, preset)) {
+    return presetUnavailable(row.preset);
+  }
+  return { preset, ...recorded };
 };
 
 /**

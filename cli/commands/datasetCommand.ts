@@ -1,8 +1,6 @@
-import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import type { CliContext } from '../CliContext.ts';
-import { openOutput } from '../openOutput.ts';
+import { writeBytesOut } from '../writeBytesOut.ts';
 
 interface DatasetOptions {
   layout: 'timeeval' | 'nab';
@@ -16,25 +14,7 @@ const runDataset = async (context: CliContext, simulationId: string, options: Da
     { layout: options.layout, ...(options.field === undefined ? {} : { field: options.field }) },
     { signal: context.signal },
   );
-  const output = options.out === undefined ? undefined : openOutput(options.out);
-  let bytes = 0;
-  try {
-    await pipeline(
-      dataset.bytes,
-      async function* (chunks: AsyncIterable<Uint8Array>) {
-        for await (const chunk of chunks) {
-          bytes += chunk.byteLength;
-          yield chunk;
-        }
-      },
-      (output?.stream ?? context.stdout) as Writable,
-      { end: output !== undefined, signal: context.signal },
-    );
-    await output?.commit();
-  } catch (error) {
-    await output?.discard();
-    throw error;
-  }
+  const bytes = await writeBytesOut(context, dataset.bytes, options.out);
   if (context.stderr.isTTY === true) {
     context.stderr.write(`${bytes} bytes${options.out === undefined ? '' : ` written to ${options.out}`}\n`);
   }

@@ -4,7 +4,7 @@ import anyTest, { type TestFn } from 'ava';
 import { findAccountsByEmail } from '../../shared/db/queries/accounts.ts';
 import { buildApiKey } from '../helpers/factories.ts';
 import { readArchive } from '../datasets/readArchive.ts';
-import { apiWithKey, type ConsoleContext, openPage, policyViolations, shoot, signIn, useConsoleStack } from './consolePage.ts';
+import { apiWithKey, type ConsoleContext, goTo, openPage, policyViolations, shoot, signIn, useConsoleStack } from './consolePage.ts';
 
 const test = anyTest as TestFn<ConsoleContext>;
 useConsoleStack(test, 'console-dataset');
@@ -25,6 +25,7 @@ test.serial('"Benchmark dataset" on a run with a scenario downloads its TimeEval
     scenario: { random: { types: ['hypoxia'], per_sequence: 1, duration: [5, 10], intensity: [1, 2] } },
   });
   await page.reload();
+  await goTo(page, 'History');
 
   const row = page.locator(`#history-body tr[data-simulation-id="${run.simulation_id}"]`);
   await row.waitFor();

@@ -400,6 +400,7 @@ test.serial("plans: the user's limits beside the other plans, and the operator's
   await page.locator('#plans-head th', { hasText: 'Pro (your plan)' }).waitFor();
   t.is(await page.locator('#account-plan').textContent(), 'Pro');
   t.is(await page.locator('#usage-requests').getAttribute('aria-valuetext'), '0 of 10,000 requests used, 10,000 remaining');
+  await page.locator('#sim-count-hint', { hasText: 'Up to 10,000 per run on your plan.' }).waitFor({ state: 'attached' });
   t.is(await page.getByLabel('Number of interactions').getAttribute('max'), '10000');
 
   // On a phone, the new cards fit the screen (wide tables scroll inside their own region).

@@ -5,6 +5,7 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { ACCEPT, type Format } from '../simulations/scenarioFixtures.ts';
+import { readArchive } from '../datasets/readArchive.ts';
 import { call, tinyModel } from './modelFixtures.ts';
 
 let app: TestApp;
@@ -35,8 +36,8 @@ test('a model runs through POST /v1/simulations: preset is its name, model its v
   t.is(run.status, 200, run.text);
   t.like(run.body, { preset: 'members', profile: 'steady', num_interactions: 120, seed: 5, scenario: null });
   t.deepEqual(run.body.model, { name: 'members', version: 1, digest: me.digest });
-  // The result's keys, in the wire's order: `model` right after `preset`.
-  t.deepEqual(Object.keys(run.body), ['simulation_id', 'preset', 'model', 'profile', 'num_interactions', 'seed', 'scenario', 'data', 'metadata']);
+  // The result's keys, in the wire's order: `model` right after `preset`; the scenario's echo after the records.
+  t.deepEqual(Object.keys(run.body), ['simulation_id', 'preset', 'model', 'profile', 'num_interactions', 'seed', 'data', 'scenario', 'metadata']);
   t.is(run.body.data.length, 120);
   t.deepEqual(Object.keys(run.body.data[0]), ['sequence_id', 'interaction_id', 'state', 'balance', 'visits', 'channel', 'scenario_event']);
   t.true(run.body.data.every((record: { state: string }) => ['Active', 'Lapsed', 'Gone'].includes(record.state)));
@@ -136,7 +137,8 @@ test("a scenario with the model's event labels its window, and its counterfactua
   const scenario = { events: [{ type: 'outage', sequence: 1, at_step: 3, duration: 4, intensity: 1 }] };
   const withEvent = await simulate(me.key, { model: 'members', num_interactions: 200, seed: 9, engine_version: '3', scenario });
   t.is(withEvent.status, 200, withEvent.text);
-  t.deepEqual(withEvent.body.scenario, scenario);
+  // The echo adds what the run made of the events: this one labelled records, so it is placed.
+  t.deepEqual(withEvent.body.scenario, { ...scenario, placed: scenario.events, unplaced: [] });
   const labelled = (withEvent.body.data as { scenario_event: string | null; sequence_id: number }[]).filter((record) => record.scenario_event !== null);
   t.true(labelled.length > 0);
   t.true(labelled.every((record) => record.scenario_event === 'outage' && record.sequence_id === 1));
@@ -203,4 +205,40 @@ test('a model run counts against the plan like a preset run: the per-request max
   t.is(ran.status, 200);
   const usage = await call(app, 'GET', '/v1/usage', me.key);
   t.is(usage.body.usage.interactions, 10);
+});
+
+test("a random scenario places the model's events from the seed, and the run's dataset archive labels them", async (t) => {
+  const me = await withModel();
+  const scenario = { random: { types: ['outage'], per_sequence: 1, duration: [2, 4], intensity: [1, 2], min_gap: 3 } };
+  const run = await simulate(me.key, { model: 'members', num_interactions: 400, seed: 12, engine_version: '3', scenario });
+  t.is(run.status, 200, run.text);
+  const placed = run.body.scenario.placed as { type: string; sequence: number; at_step: number; duration: number }[];
+  t.true(placed.length > 0);
+  // Every placed event is the model's, within the ranges asked, past min_gap, and labels exactly its window.
+  const data = run.body.data as { sequence_id: number; scenario_event: string | null }[];
+  const steps = new Map<number, number>();
+  const labelled = data.map((record) => {
+    const step = (steps.get(record.sequence_id) ?? 0) + 1;
+    steps.set(record.sequence_id, step);
+    return { sequence: record.sequence_id, step, label: record.scenario_event };
+  });
+  for (const event of placed) {
+    t.is(event.type, 'outage');
+    t.true(event.duration >= 2 && event.duration <= 4 && event.at_step > 3);
+  }
+  const inWindow = (sequence: number, step: number): boolean =>
+    placed.some((event) => event.sequence === sequence && step >= event.at_step && step < event.at_step + event.duration);
+  t.true(labelled.every(({ sequence, step, label }) => (label === 'outage') === inWindow(sequence, step)));
+
+  const dataset = await fetch(`${app.url}/v1/simulations/${run.body.simulation_id}/dataset?layout=nab`, { headers: { Authorization: `Bearer ${me.key}` } });
+  t.is(dataset.status, 200);
+  t.is(dataset.headers.get('content-type'), 'application/zip');
+  // Read back with the system's unzip: the model's first numeric field is NAB's value column, and the
+  // manifest lists what the run placed.
+  const archive = await readArchive(Buffer.from(await dataset.arrayBuffer()));
+  t.teardown(() => archive.remove());
+  const manifest = await archive.json<{ columns: Record<string, string>; placed: unknown[] }>('manifest.json');
+  t.deepEqual(manifest.columns, { value: 'balance' });
+  t.deepEqual(manifest.placed, placed);
+  t.true(archive.entries.includes('labels/combined_windows.json'));
 });

@@ -79,11 +79,14 @@ const start = async () => {
     },
   });
   const refreshUsage = async () => {
-    const [usage] = await Promise.all([loadUsage(), usageDaily.load()]);
-    if (usage !== null) {
-      simulation.setPlanLimit(usage.plan.max_interactions_per_request);
-      keys.setPlanLimit(usage.plan.max_interactions_per_request);
-    }
+    // The plan's limits as soon as the usage says them, not after the slower daily chart.
+    const limits = loadUsage().then((usage) => {
+      if (usage !== null) {
+        simulation.setPlanLimit(usage.plan.max_interactions_per_request);
+        keys.setPlanLimit(usage.plan.max_interactions_per_request);
+      }
+    });
+    await Promise.all([limits, usageDaily.load()]);
   };
   // The account's models, each with its catalog, for the Run page's choice; the Models page lists them.
   const loadModels = async () => {
