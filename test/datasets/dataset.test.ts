@@ -107,7 +107,7 @@ test('timeeval: test files hold every record with its label, train files the run
     }
     t.is(registry[String(sequence)]?.train_path, `train/${sequence}.csv`);
     const [, ...train] = await archive.csv(`train/${sequence}.csv`);
-    t.deepEqual(train, clean.map((record, i) => [String(i + 1), ...numeric.map((name) => String(record[name])), '0', '']), `train/${sequence}.csv`);
+    t.deepEqual(train, clean.map((record) => [String(record.event_time), ...numeric.map((name) => String(record[name])), '0', '']), `train/${sequence}.csv`);
   }
   t.true(labelled > 20, String(labelled));
   t.is(archive.entries.at(-1), 'manifest.json');
@@ -124,8 +124,8 @@ test('nab: one value column (the first numeric field, or ?field=), labels at eac
     const archive = await readArchive(response.bytes);
     t.teardown(() => archive.remove());
     t.deepEqual((await archive.json<Manifest>('manifest.json')).columns, { value: field });
-    const labels = await archive.json<Record<string, number[]>>('labels/combined_labels.json');
-    const windows = await archive.json<Record<string, [number, number][]>>('labels/combined_windows.json');
+    const labels = await archive.json<Record<string, string[]>>('labels/combined_labels.json');
+    const windows = await archive.json<Record<string, [string, string][]>>('labels/combined_windows.json');
     t.deepEqual(Object.keys(windows), [...records.keys()].map((sequence) => `${sequence}.csv`));
     for (const [sequence, rows] of records) {
       const [header, ...cells] = await archive.csv(`data/${sequence}.csv`);
@@ -134,8 +134,10 @@ test('nab: one value column (the first numeric field, or ?field=), labels at eac
       // Random events never overlap: each placed event is one window, cut where its sequence ends.
       const own = placed.filter((event) => event.sequence === sequence);
       const expected = own.map((event): [number, number] => [event.at_step, Math.min(event.at_step + event.duration - 1, rows.length)]);
-      t.deepEqual(windows[`${sequence}.csv`], expected, `sequence ${sequence}`);
-      t.deepEqual(labels[`${sequence}.csv`], expected.map(([start]) => start));
+      // Engine 4: a window's ends and a label are the event_time of the records at those steps.
+      const timeAt = (step: number): string => String(rows[step - 1]?.event_time);
+      t.deepEqual(windows[`${sequence}.csv`], expected.map(([start, end]) => [timeAt(start), timeAt(end)]), `sequence ${sequence}`);
+      t.deepEqual(labels[`${sequence}.csv`], expected.map(([start]) => timeAt(start)));
       rows.forEach((record, i) => {
         const inside = expected.find(([start, end]) => i + 1 >= start && i + 1 <= end);
         if ((record.scenario_event !== null) !== (inside !== undefined)) t.fail(`sequence ${sequence} step ${i + 1}`);
