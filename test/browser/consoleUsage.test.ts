@@ -307,13 +307,13 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
   for (let panel = 0; panel < 4; panel += 1) {
     t.true((await countPixelsNear(page, `#sim-chart .chart-panel:nth-child(${panel + 1}) canvas`, stable)) > 1000, `bands in panel ${panel + 1}`);
   }
-  // 2. The legend shows the latest point's values before any hover, follows the pointer, and comes back.
+  // 2. The legend shows the latest point's values (engine 4: with its event time) before any hover, follows the pointer, and comes back.
   const values = (panel: number) => page.locator('#sim-chart .chart-panel').nth(panel).locator('.u-legend .u-value').allTextContents();
   for (let panel = 0; panel < 4; panel += 1) {
     t.false((await values(panel)).includes('--'), `panel ${panel + 1}: ${(await values(panel)).join(' | ')}`);
   }
   const interaction = async () => (await values(0))[0] ?? '';
-  t.regex(await interaction(), /^200 · sequence \d+ · [A-Z][a-z]+$/);
+  t.regex(await interaction(), /^200 · sequence \d+ · [A-Z][a-z]+ · \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const third = page.locator('#sim-chart .chart-panel').nth(2).locator('.u-over');
   await third.scrollIntoViewIfNeeded();
   const box = await third.boundingBox();
@@ -324,7 +324,7 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
   // In steps, as a hand moves: uPlot follows mousemove events after the pointer entered.
   await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2, { steps: 4 });
   await page.waitForFunction(() => !/^200 ·/.test((globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('#sim-chart .u-legend .u-value')?.textContent ?? ''));
-  t.regex(await interaction(), /^\d{2} · sequence \d+ · [A-Z][a-z]+$/, 'the panels share one cursor: the top legend follows a hover on the third');
+  t.regex(await interaction(), /^\d{2} · sequence \d+ · [A-Z][a-z]+ · \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'the panels share one cursor: the top legend follows a hover on the third');
   // The viewport as it is: a screenshot of an element would scroll the page under the pointer.
   await page.screenshot({ path: path.join(t.context.shots, '24-healthcare-panels-hover.png') });
   await page.mouse.move(5, 5, { steps: 4 });

@@ -190,7 +190,7 @@ test('POST /v1/models/validate answers valid, issues, warnings and a sample of 2
   t.is(valid.body.valid, true);
   t.deepEqual(valid.body.issues, []);
   t.is(valid.body.sample.records.length, 20);
-  t.deepEqual(Object.keys(valid.body.sample.records[0]).slice(0, 3), ['sequence_id', 'interaction_id', 'state']);
+  t.deepEqual(Object.keys(valid.body.sample.records[0]).slice(0, 4), ['sequence_id', 'interaction_id', 'event_time', 'state']);
   t.is(valid.body.sample.summary.records, 10_000);
   const shares = Object.values(valid.body.sample.summary.states as Record<string, number>);
   t.true(Math.abs(shares.reduce((sum, share) => sum + share, 0) - 1) < 1e-9);

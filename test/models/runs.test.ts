@@ -36,10 +36,11 @@ test('a model runs through POST /v1/simulations: preset is its name, model its v
   t.is(run.status, 200, run.text);
   t.like(run.body, { preset: 'members', profile: 'steady', num_interactions: 120, seed: 5, scenario: null });
   t.deepEqual(run.body.model, { name: 'members', version: 1, digest: me.digest });
-  // The result's keys, in the wire's order: `model` right after `preset`; the scenario's echo after the records.
-  t.deepEqual(Object.keys(run.body), ['simulation_id', 'preset', 'model', 'profile', 'num_interactions', 'seed', 'data', 'scenario', 'metadata']);
+  // The result's keys, in the wire's order: `model` right after `preset`; engine 4's (the default) echo of
+  // the timing inputs after the seed; the scenario's echo after the records.
+  t.deepEqual(Object.keys(run.body), ['simulation_id', 'preset', 'model', 'profile', 'num_interactions', 'seed', 'start_time', 'order', 'population', 'data', 'scenario', 'metadata']);
   t.is(run.body.data.length, 120);
-  t.deepEqual(Object.keys(run.body.data[0]), ['sequence_id', 'interaction_id', 'state', 'balance', 'visits', 'channel', 'scenario_event']);
+  t.deepEqual(Object.keys(run.body.data[0]), ['sequence_id', 'interaction_id', 'event_time', 'state', 'balance', 'visits', 'channel', 'scenario_event']);
   t.true(run.body.data.every((record: { state: string }) => ['Active', 'Lapsed', 'Gone'].includes(record.state)));
   t.is(run.headers.get('simulation-model'), 'members@1');
   t.is(run.headers.get('simulation-preset'), 'members');
@@ -121,7 +122,7 @@ test('every format carries the model run, with Simulation-Model; CSV has the mod
     t.is(answer.status, 200, `${format}: ${answer.text.slice(0, 200)}`);
     t.is(answer.headers.get('simulation-model'), 'members@1', format);
     if (format === 'csv') {
-      t.is(answer.text.split('\r\n')[0], 'sequence_id,interaction_id,state,balance,visits,channel,scenario_event');
+      t.is(answer.text.split('\r\n')[0], 'sequence_id,interaction_id,event_time,state,balance,visits,channel,scenario_event');
     }
     if (format === 'ndjson') {
       t.is(answer.text.trim().split('\n').length, 50);

@@ -62,7 +62,7 @@ class ModelsTest(unittest.TestCase):
         self.assertEqual(result.preset, "members")
         self.assertEqual(result.model, {"name": "members", "version": 1, "digest": stored["digest"]})
         frame = result.to_pandas()
-        self.assertEqual(list(frame.columns), ["sequence_id", "interaction_id", "state", "visits", "spend", "scenario_event"])
+        self.assertEqual(list(frame.columns), ["sequence_id", "interaction_id", "event_time", "state", "visits", "spend", "scenario_event"])
         self.assertEqual(str(frame["visits"].dtype), "int64")
         self.assertEqual(str(frame["spend"].dtype), "float64")
         self.assertTrue(frame["spend"].isna().any())

@@ -53,17 +53,16 @@ def _kind_of(values: Sequence[object]) -> FieldType:
 
 
 def fields_of(records: Sequence[Record], catalog: Sequence[Field] | None) -> list[Field]:
-    """The catalog's fields that the records carry, in catalog order, then any others (typed from values).
+    """The fields the records carry, in the records' (the wire's) order, typed from the catalog or else from values.
 
     The catalog describes the newest engine; a run of an older one lacks its newer fields, so only the
-    fields the first record has are kept.
+    fields the first record has are kept. A model's catalog lists its own fields, not engine 4's
+    `event_time`, which still comes right after `interaction_id` as in the records.
     """
     present = list(records[0]) if records else [name for name, _ in catalog or []]
     described = dict(catalog or [])
-    fields: list[Field] = [(name, kind) for name, kind in catalog or [] if name in present]
     sample = records[:1000]
-    fields += [(name, _kind_of([record.get(name) for record in sample])) for name in present if name not in described]
-    return fields
+    return [(name, described.get(name) or _kind_of([record.get(name) for record in sample])) for name in present]
 
 
 def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None) -> pandas.DataFrame:
