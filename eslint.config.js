@@ -3,6 +3,24 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const OWN_SERVER_ONLY = 'FLUSHDB/FLUSHALL only on a Redis this test started itself (startRedisServer(): server.admin.flushall()); the configured one may hold data that is not ours.';
+const NO_DATABASE_INDEX = 'No Redis database index in test sources: use the Redis the configuration gives (TEST_REDIS_URL) with a key prefix, or start one of your own (startRedisServer).';
+const FLUSH_COMMAND = '/^(flushdb|flushall|FLUSHDB|FLUSHALL|flushdbBuffer|flushallBuffer)$/';
+// esquery ends a regular expression at its first slash, so the slashes inside are written \x2F.
+const INDEXED_URL = String.raw`/rediss?:\x2F\x2F[^\s]*:[0-9]+\x2F[0-9]+/`;
+
+/** no-restricted-syntax entries: exported for the test that proves they catch what they name. */
+export const REDIS_ISOLATION = [
+  { selector: `CallExpression[callee.property.name=${FLUSH_COMMAND}]:not([callee.object.property.name='admin'])`, message: OWN_SERVER_ONLY },
+  { selector: `CallExpression[callee.property.name=/^(call|callBuffer|sendCommand)$/][arguments.0.value=${FLUSH_COMMAND}]`, message: OWN_SERVER_ONLY },
+  { selector: `Literal[value=${INDEXED_URL}]`, message: NO_DATABASE_INDEX },
+  { selector: `TemplateElement[value.raw=${INDEXED_URL}]`, message: NO_DATABASE_INDEX },
+  // `redis://host:${port}/13`: the index after an interpolated port.
+  { selector: String.raw`TemplateLiteral[quasis.0.value.raw=/rediss?:\x2F\x2F/] > TemplateElement[value.raw=/^\x2F[0-9]+/]`, message: NO_DATABASE_INDEX },
+  { selector: `Property[key.name='db'][value.type='Literal']`, message: NO_DATABASE_INDEX },
+  { selector: `CallExpression[callee.property.name='select'][arguments.0.type='Literal']`, message: NO_DATABASE_INDEX },
+];
+
 export default tseslint.config(
   {
     ignores: ['node_modules/', 'web/', 'api/routes/docs/page/', 'test-artifacts/', 'coverage/'],
@@ -41,6 +59,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    // Tests and benchmarks touch only the Redis they were given (docs/development.md): no database index
+    // written in the source, and FLUSHDB/FLUSHALL only on a server the test started itself
+    // (test/helpers/startRedisServer.ts: `server.admin.flushall()`). Another program's data may live in
+    // the configured one. test/ops/redisIsolation.test.ts checks that these selectors catch what they name.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...REDIS_ISOLATION] },
   },
   {
     // Benchmarks and command-line scripts print their report to the terminal.

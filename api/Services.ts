@@ -10,7 +10,11 @@ import type { LimitScripts } from './limits/createLimitScripts.ts';
 import type { LedgerWriter } from './simulations/createLedgerWriter.ts';
 import type { LeaseKeeper } from './simulations/createLeaseKeeper.ts';
 import type { Metrics } from './metrics/createMetrics.ts';
+import type { ModelStore } from './models/createModelStore.ts';
+import type { SamplePool } from './models/createSamplePool.ts';
 import type { SimulationClient } from './simulations/createSimulationClient.ts';
+import type { LengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import type { SendQueueReader } from './simulations/createSendQueueReader.ts';
 
 /**
  * Everything a request handler may reach, built once per process (api/createServices.ts) or per test
@@ -45,4 +49,12 @@ export interface Services {
   readonly metrics: Metrics;
   /** The queue to the workers that run live streams (docs/streams.md). */
   readonly streams: StreamQueue;
+  /** Body lengths being measured in this process, shared by the requests that wait on one (api/bulk). */
+  readonly lengthMeasurements: LengthMeasurements;
+  /** What the kernel still holds for each client connection: where stream stalls are measured. */
+  readonly sendQueues: SendQueueReader;
+  /** The accounts' model versions, cached by (account, name, version) (api/models/createModelStore.ts). */
+  readonly models: ModelStore;
+  /** The thread that makes POST /v1/models/validate's samples (api/models/createSamplePool.ts). */
+  readonly samples: SamplePool;
 }

@@ -5,6 +5,7 @@ import { httpMetrics } from './metrics/httpMetrics.ts';
 import { accessLog } from './middleware/accessLog.ts';
 import { errorHandler } from './middleware/errorHandler.ts';
 import { noSniff } from './middleware/noSniff.ts';
+import { refuseUnmetRequests } from './middleware/refuseUnmetRequests.ts';
 import { requestId } from './middleware/requestId.ts';
 import { routeFallback } from './middleware/routeFallback.ts';
 import { accountRoutes } from './routes/account/routes.ts';
@@ -14,10 +15,12 @@ import { authRoutes } from './routes/auth/routes.ts';
 import { docsRoutes } from './routes/docs/routes.ts';
 import { healthRoutes } from './routes/health/routes.ts';
 import { metricsRoutes } from './routes/metrics/routes.ts';
+import { modelRoutes } from './routes/models/routes.ts';
 import { planRoutes } from './routes/plans/routes.ts';
 import { presetRoutes } from './routes/presets/routes.ts';
 import { downloadRoutes } from './routes/downloads/routes.ts';
 import { historyRoutes } from './routes/simulations/historyRoutes.ts';
+import { datasetRoutes } from './routes/simulations/datasetRoutes.ts';
 import { simulationRoutes } from './routes/simulations/routes.ts';
 import { usageRoutes } from './routes/usage/routes.ts';
 import { streamRoutes } from './routes/streams/routes.ts';
@@ -30,13 +33,14 @@ export const buildApp = (services: Services): Koa<AppState> => {
   // Errors are rendered and logged by errorHandler; Koa's default printer would log stacks.
   app.silent = true;
 
-  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), simulationRoutes(services), historyRoutes(services), streamRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
+  const routers: Router<AppState>[] = [healthRoutes(services), presetRoutes(services), accountRoutes(services), apiKeyRoutes(services), usageRoutes(services), planRoutes(services), modelRoutes(services), simulationRoutes(services), historyRoutes(services), datasetRoutes(services), streamRoutes(services), downloadRoutes(services), authRoutes(services, app), webRoutes(), metricsRoutes(services), adminRoutes(services), docsRoutes(services)];
 
   app.use(noSniff());
   app.use(requestId());
   app.use(accessLog(services.logger));
   app.use(httpMetrics(services.metrics));
   app.use(errorHandler(services.logger, services.redisHealth.isDown));
+  app.use(refuseUnmetRequests());
   app.use(routeFallback(routers));
   for (const router of routers) {
     app.use(router.routes());

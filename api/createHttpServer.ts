@@ -7,6 +7,7 @@ import type { AppError } from '../shared/errors/AppError.ts';
 import { headersTooLarge, malformedRequest, requestTimeout } from '../shared/errors/errors.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { AppState } from './AppState.ts';
+import { ACCEPTABLE_REQUEST_ID } from './middleware/requestId.ts';
 
 /** How often Node looks for requests past their timeouts; the timeouts are exact to within this. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
@@ -24,10 +25,26 @@ export const createHttpServer = (app: Koa<AppState>, config: Config, logger: Log
       requestTimeout: config.httpRequestTimeoutMs,
       keepAliveTimeout: config.httpKeepAliveTimeoutMs,
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      // Node would answer a missing Host with a bare 400; the app refuses it in the envelope instead
+      // (refuseUnmetRequests).
+      requireHostHeader: false,
     },
     // Koa's handler settles its own errors (errorHandler, then app.onerror); nothing to await here.
     (request, response) => void handle(request, response),
   );
+  // Likewise an `Expect` Node cannot meet, which it would answer with a bare 417.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    server.emit('request', request, response);
+  });
+  // No listener would close the socket without a word: this service is no proxy, and says so.
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const given = request.headers['x-request-id'];
+    const requestId = typeof given === 'string' && ACCEPTABLE_REQUEST_ID.test(given) ? given : randomUUID();
+    const refusal = malformedRequest('CONNECT is not served: this service is not a proxy.');
+    logger.info({ request_id: requestId, status: refusal.status, code: refusal.code, method: 'CONNECT' }, 'request refused before routing');
+    socket.on('error', () => socket.destroy());
+    socket.end(renderRawResponse(refusal, requestId), () => socket.destroy());
+  });
   // The exchange a socket is in now. A timeout while its request is still arriving is answered in its
   // place (under the request id the access log has), if nothing of its response went out yet; a bad
   // request pipelined behind a complete one is answered after that one's response.

@@ -1,3 +1,5 @@
+import { createSamplePool } from './models/createSamplePool.ts';
+import { createModelStore } from './models/createModelStore.ts';
 import { raceTimeout } from '../shared/async/raceTimeout.ts';
 import type { Config } from '../shared/config.ts';
 import { createDatabasePool } from '../shared/db/createDatabasePool.ts';
@@ -13,6 +15,8 @@ import { createStreamQueue } from './streams/createStreamQueue.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
+import { createLengthMeasurements } from './bulk/createLengthMeasurements.ts';
+import { createSendQueueReader } from './simulations/createSendQueueReader.ts';
 
 const waitUntilReady = async (redis: RedisClient, timeoutMs: number): Promise<void> => {
   if (redis.status !== 'ready') {
@@ -56,6 +60,10 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     simulations,
     metrics,
     streams: createStreamQueue({ redis: config.redis, prefix: redisPrefix, logger }),
+    lengthMeasurements: createLengthMeasurements(),
+    sendQueues: createSendQueueReader(),
+    models: createModelStore(pool),
+    samples: createSamplePool(),
   };
 };
 
@@ -64,6 +72,7 @@ export const closeServices = async (services: Services): Promise<void> => {
   await services.leases.stop();
   await services.simulations.close();
   await services.streams.close();
+  await services.samples.destroy();
   await services.pool.end();
   services.redisHealth.stop();
   services.redis.disconnect();

@@ -45,7 +45,7 @@ app.use((ctx) => {
   const envelope = resultEnvelope(task);
   const data = writeRecordsJson(task);
   ctx.type = 'application/json';
-  ctx.body = Buffer.concat([envelope.head, data, envelope.tail(Math.round(performance.now() - started))]);
+  ctx.body = Buffer.concat([envelope.head, data, envelope.tail(Math.round(performance.now() - started), undefined)]);
 });
 
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

@@ -22,7 +22,7 @@ export const writeRunAlone = (preset: 'finance', numInteractions: number, format
       ? writeParquetChunks(task, { chunkBytes: CHUNK_BYTES })
       : writeRecordChunks(task, format, {
           chunkBytes: CHUNK_BYTES,
-          ...(envelope === undefined ? {} : { head: envelope.head, tail: () => envelope.tail(Math.round(performance.now() - started)) }),
+          ...(envelope === undefined ? {} : { head: envelope.head, tail: (outcome) => envelope.tail(Math.round(performance.now() - started), outcome) }),
         });
   for (const chunk of chunks) {
     bytes += chunk.byteLength;

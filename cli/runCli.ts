@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { createBssClient, type RetryNotice } from '../sdk/index.ts';
 import type { CliContext } from './CliContext.ts';
+import { datasetCommand } from './commands/datasetCommand.ts';
 import { downloadCommand, linkCommand } from './commands/downloadCommand.ts';
 import { historyCommand } from './commands/historyCommand.ts';
 import { keysCommand } from './commands/keysCommand.ts';
+import { modelsCommand } from './commands/modelsCommand.ts';
 import { presetsCommand } from './commands/presetsCommand.ts';
 import { simulateCommand } from './commands/simulateCommand.ts';
 import { streamCommand } from './commands/streamCommand.ts';
@@ -42,11 +44,13 @@ export const runCli = async (cli: CliProcess): Promise<number> => {
     .addCommand(presetsCommand(context))
     .addCommand(simulateCommand(context))
     .addCommand(streamCommand(context))
+    .addCommand(modelsCommand(context))
     .addCommand(usageCommand(context))
     .addCommand(keysCommand(context))
     .addCommand(historyCommand(context))
     .addCommand(downloadCommand(context))
-    .addCommand(linkCommand(context));
+    .addCommand(linkCommand(context))
+    .addCommand(datasetCommand(context));
   // Commands built apart and added with addCommand do not inherit these settings: give them to each.
   const configure = (command: Command): void => {
     command

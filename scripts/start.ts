@@ -75,6 +75,9 @@ const launch = (entry: Managed): void => {
   entry.child = child;
   child.on('exit', (code, signal) => {
     entry.child = undefined;
+    // A child stops itself when it sees this supervisor's parent gone, and it may see that first: the
+    // supervisor then learns it now, so the stop is logged as one and nothing is restarted.
+    parentLost();
     if (stopping) {
       exitWhenAllStopped();
       return;
@@ -93,12 +96,12 @@ const launch = (entry: Managed): void => {
   });
 };
 
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  process.on(signal, () => stop(signal));
+}
+const parentLost = watchParent((reason) => stop(`parent exited (${reason})`));
+
 for (const entry of managed) {
   launch(entry);
 }
 logger.info({ api_processes: config.apiProcesses, worker_processes: config.workerProcesses }, 'supervisor started');
-
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
-  process.on(signal, () => stop(signal));
-}
-watchParent((reason) => stop(`parent exited (${reason})`));

@@ -10,6 +10,8 @@ import { parseRecordStream, type SimulationFormat, type SimulationRecord } from 
 
 type Schemas = components['schemas'];
 export type SimulationRequest = Schemas['SimulationRequest'];
+/** A model definition (docs/models.md), the body of `models.put` and `models.validate`. */
+export type ModelDefinition = Schemas['ModelDefinition'];
 /** The filters and page of GET /v1/simulations. */
 export type RunQuery = NonNullable<paths['/v1/simulations']['get']['parameters']['query']>;
 
@@ -52,10 +54,21 @@ export const MEDIA_TYPES: Readonly<Record<SimulationFormat, string>> = {
   parquet: 'application/vnd.apache.parquet',
 };
 
+/** A completed scenario run as a benchmark archive (GET /v1/simulations/{simulation_id}/dataset). */
+export type DatasetQuery = paths['/v1/simulations/{simulation_id}/dataset']['get']['parameters']['query'];
+
+export interface DatasetDownload {
+  readonly response: Response;
+  /** The zip archive's bytes as they arrive; a body cut short throws BssConnectionError. Read once. */
+  readonly bytes: AsyncIterable<Uint8Array>;
+}
+
 /** The run's identity, from the `Simulation-*` headers (absent from services older than the second wave). */
 export interface SimulationIdentity {
   readonly id: string | undefined;
   readonly preset: string | undefined;
+  /** A model run's version, `name@version`; undefined for a preset run. */
+  readonly model: string | undefined;
   readonly profile: string | undefined;
   readonly seed: number | undefined;
   readonly engineVersion: string | undefined;
@@ -86,6 +99,7 @@ const identityOf = (headers: Headers): SimulationIdentity => {
   return {
     id: headers.get('simulation-id') ?? undefined,
     preset: headers.get('simulation-preset') ?? undefined,
+    model: headers.get('simulation-model') ?? undefined,
     profile: headers.get('simulation-profile') ?? undefined,
     seed: seed === null ? undefined : Number(seed),
     engineVersion: headers.get('simulation-engine-version') ?? undefined,
@@ -216,6 +230,38 @@ export const createBssClient = (options: BssClientOptions) => {
         ...download,
         accept: MEDIA_TYPES[format],
       }),
+    /**
+     * A completed scenario run as a zip archive that detection benchmarks load (`timeeval` or `nab`), streamed:
+     * write `bytes` to a file. Refusals (404, 409, 422, 429 after the retries) throw BssApiError.
+     */
+    dataset: async (simulationId: string, query: DatasetQuery, download: { readonly signal?: AbortSignal } = {}): Promise<DatasetDownload> => {
+      const search = new URLSearchParams({ layout: query.layout, ...(query.field === undefined ? {} : { field: query.field }) });
+      const url = `${options.baseUrl}/v1/simulations/${encodeURIComponent(simulationId)}/dataset?${search.toString()}`;
+      const response = await getFrom(url, authorization, download.signal)({ Accept: 'application/zip' });
+      if (response.status !== 200 || response.body === null) {
+        throw BssApiError.fromResponse(response, await response.json().catch(() => undefined));
+      }
+      if (mediaTypeOf(response) !== 'application/zip') throw unexpectedResponse(response, 'application/zip');
+      return { response, bytes: guardBody(response.body, url, download.signal) };
+    },
+    /** The account's own models (DECISIONS "Models"; docs/models.md); run one with `simulate({ model: 'name', … })`. */
+    models: {
+      /** Stores a definition: 201 a new model or version, 200 (same version) when it equals the latest by value. */
+      put: async (name: string, definition: ModelDefinition): Promise<Schemas['Model']> =>
+        unwrap(await client.PUT('/v1/models/{name}', { params: { path: { name } }, body: definition })),
+      /** The latest version, or the version given. */
+      get: async (name: string, version?: number): Promise<Schemas['Model']> =>
+        version === undefined
+          ? unwrap(await client.GET('/v1/models/{name}', { params: { path: { name } } }))
+          : unwrap(await client.GET('/v1/models/{name}/versions/{version}', { params: { path: { name, version: String(version) } } })),
+      /** The account's models, latest version each, newest first. */
+      list: async (): Promise<Schemas['ModelList']> => unwrap(await client.GET('/v1/models')),
+      /** Checks a definition without storing it: every issue, the warnings and, when valid, a sample. */
+      validate: async (definition: unknown): Promise<Schemas['ModelValidation']> =>
+        unwrap(await client.POST('/v1/models/validate', { body: definition as ModelDefinition })),
+      /** Deletes every version of the name; runs already made replay as before. */
+      delete: async (name: string): Promise<Schemas['ModelDeleted']> => unwrap(await client.DELETE('/v1/models/{name}', { params: { path: { name } } })),
+    },
     /** Live streams (docs/streams.md): a run delivered as it happens, over SSE or to a webhook. */
     streams: {
       create: async (request: Schemas['StreamRequest']): Promise<Schemas['CreatedStream']> => unwrap(await client.POST('/v1/streams', { body: request })),

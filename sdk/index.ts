@@ -9,6 +9,7 @@ export {
   createBssClient,
   type DownloadOptions,
   MEDIA_TYPES,
+  type ModelDefinition,
   type PostOptions,
   type RunQuery,
   type SimulationIdentity,
@@ -27,3 +28,6 @@ export type ApiKeyRolled = Schemas['ApiKeyRolled'];
 export type Run = Schemas['Run'];
 export type RunPage = Schemas['RunList'];
 export type RunStatus = Run['status'];
+export type Model = Schemas['Model'];
+export type ModelSummary = Schemas['ModelList'][number];
+export type ModelValidation = Schemas['ModelValidation'];

@@ -50,7 +50,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the presets */
+        /**
+         * List the presets
+         * @description Every preset the service serves, with its profiles, record fields and whether it is available now. Public: no credentials.
+         */
         get: operations["listPresets"];
         put?: never;
         post?: never;
@@ -67,7 +70,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One preset */
+        /**
+         * One preset
+         * @description One preset by name (or the alias `mobile`), with its profiles, record fields and availability. Public: no credentials.
+         */
         get: operations["getPreset"];
         put?: never;
         post?: never;
@@ -112,7 +118,7 @@ export interface paths {
         put?: never;
         /**
          * Run a simulation
-         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.
+         * @description Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*\/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole. Instead of `preset`, `model` runs one of the account's models (`name`, its latest version, or `name@version`; exactly one of the two, else 422): on engine 3 or later (1 or 2 is 422), with the model's profiles and scenario event types; the result's `preset` is the model's name and `model` its version (null for a preset run). An unknown, deleted or another account's model is 404 `model_not_found`, counted in the rate window.
          */
         post: operations["runSimulation"];
         delete?: never;
@@ -128,7 +134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One run of the caller */
+        /**
+         * One run of the caller
+         * @description A run of the caller's account by its `simulation_id`: its inputs, status, engine version, timing and the credential that made it. A run is found from the instant it is admitted (status `queued`), through its settling, to its row in the history.
+         */
         get: operations["getSimulation"];
         put?: never;
         post?: never;
@@ -147,9 +156,29 @@ export interface paths {
         };
         /**
          * A completed run's records, again
-         * @description Runs the recorded inputs again (its `scenario` included) on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (the engine runs once per run, format and coding to learn it, then never again for it). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.
+         * @description Runs the recorded inputs again (its `scenario` included) on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (learnt from a streamed run's first answer, or by running the engine once per run, format and coding, shared by the requests that wait on it, then never again; a `HEAD` whose length cannot be learnt in time answers without `Content-Length`, never 5xx). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.
          */
         get: operations["replaySimulation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/simulations/{simulation_id}/dataset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A completed scenario run as a labelled benchmark dataset
+         * @description A zip archive, streamed as it is made, that anomaly and change-detection benchmarks load: one CSV per sequence and the labels of every scenario event (docs/datasets.md). `timeeval`: `test/<sequence_id>.csv` (`timestamp,value-0,…,is_anomaly,anomaly_type`: every numeric field a value column, `is_anomaly` 1 inside an event's window, `anomaly_type` its type), `train/<sequence_id>.csv` (the same sequence in the run without the scenario, its matched counterfactual, `is_anomaly` all 0) and `datasets.json` (TimeEval's custom-datasets registry). `nab`: `data/<sequence_id>.csv` (`timestamp,value`), `labels/combined_labels.json` (each event's first timestamp) and `labels/combined_windows.json` (each event's `[start, end]`). Both end with `manifest.json`: the run's inputs and engine, `placed` and `unplaced`, per file its sequence, rows and anomaly count, and the field-to-column map. Timestamps are the record's step within its sequence. Runs the recorded inputs again (twice for `timeeval`) like `GET /v1/simulations/{simulation_id}/records`: passes the rate limiter and takes a concurrency slot while it streams, counts against no monthly quota. Checks, in order: authentication, the query (422, not counted), the rate limit, the run (404, 409, 410, 422), the account's current per-request maximum (403), a concurrency slot.
+         */
+        get: operations["getSimulationDataset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -205,7 +234,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's account */
+        /**
+         * The caller's account
+         * @description The account the credential belongs to: its id, e-mail, plan and when it was created.
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -222,7 +254,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's plan, usage and remaining quota this month */
+        /**
+         * The caller's plan, usage and remaining quota this month
+         * @description The plan's limits, the requests and interactions used this calendar month (UTC), what remains, and when the month resets.
+         */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -279,7 +314,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the caller's API keys, active and revoked */
+        /**
+         * List the caller's API keys, active and revoked
+         * @description Every API key of the account, newest first, with its prefix, name, creation, last use, expiry and revocation; never a secret.
+         */
         get: operations["listApiKeys"];
         put?: never;
         /**
@@ -440,7 +478,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's streams, newest first */
+        /**
+         * The caller's streams, newest first
+         * @description Paged like the run history: `limit` streams a page, and `next_cursor` (opaque) for the next one, or null on the last page.
+         */
         get: operations["listStreams"];
         put?: never;
         /**
@@ -461,7 +502,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One stream of the caller */
+        /**
+         * One stream of the caller
+         * @description The Stream as it is now: its `status`, how many events were `delivered`, and `last_error` when a webhook sink failed.
+         */
         get: operations["getStream"];
         put?: never;
         post?: never;
@@ -489,6 +533,94 @@ export interface paths {
         get: operations["readStreamEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A model's latest version
+         * @description The Model: its definition, warnings and catalog (the Preset resource's fields for it).
+         */
+        get: operations["getModel"];
+        /**
+         * Store a model: its first version, or a new one
+         * @description The body is the definition (docs/models.md). A new name is created at version 1 (201); a definition different from the name's latest version is stored as the next version (201); one equal to it by value (keys in any order) stores nothing and answers that version (200). A version never changes. Every problem of a definition is reported at once (422 `validation_failed`, one issue per problem with its JSON path). A new name beyond the plan's `max_models` is 403 `model_limit_reached`.
+         */
+        put: operations["putModel"];
+        post?: never;
+        /**
+         * Delete a model
+         * @description Every version of the name: new runs of it are 404 `model_not_found`, and it no longer counts against `max_models`. Runs already made keep their history, and their replays (GET /v1/simulations/{simulation_id}/records, download links, idempotent retries) run the recorded version. Storing the name again continues its version numbers.
+         */
+        delete: operations["deleteModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's models
+         * @description The latest version of each live model of the account, newest first, as summaries.
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{name}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One version of a model
+         * @description A version never changes: the same answer as when it was stored.
+         */
+        get: operations["getModelVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a definition without storing it
+         * @description Answers 200 whether the definition is valid or not: `valid`, every problem in `issues`, `warnings`, and for a valid one a `sample` (the first 20 records of seed 1 with the default profile, and over 10,000 records per state the share of records and per number field mean, min, max and nulls). Counts in the rate window like a simulation (429 beyond it), against no quota.
+         */
+        post: operations["validateModel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -619,7 +751,9 @@ export interface components {
         };
         SimulationRequest: {
             /** @description Preset name, or the alias `mobile`. */
-            preset: string;
+            preset?: string;
+            /** @description One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
+            model?: string;
             /** @description Number of interactions to generate; at most the plan maximum. */
             num_interactions: number;
             /** @description Makes the run reproducible; drawn and returned when absent. */
@@ -631,7 +765,7 @@ export interface components {
             /** @description An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only. */
             scenario?: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -648,6 +782,22 @@ export interface components {
                      */
                     intensity?: number;
                 }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap?: number;
+                };
             };
             /** @description Engine 4 on: ISO 8601 UTC instant (`2026-01-01T00:00:00.000Z`; `Z` required, milliseconds optional) no record is earlier than; 2026-01-01T00:00:00.000Z when absent. */
             start_time?: string;
@@ -662,15 +812,75 @@ export interface components {
         SimulationResult: {
             /** Format: uuid */
             simulation_id: string;
-            /** @enum {string} */
-            preset: "education" | "finance" | "healthcare" | "mobile_app";
+            /** @description The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run. */
+            preset: string;
+            /** @description The model version the run was made from; null for a preset run. */
+            model: {
+                name: string;
+                version: number;
+                digest: string;
+            } | null;
             profile: string;
             num_interactions: number;
             seed: number;
-            /** @description The request's scenario as it was validated (each event's `intensity` filled in); null when it had none. */
+            /** @description Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4. */
+            start_time?: string;
+            /**
+             * @description Engine 4 on: the run's order; absent for engines before 4.
+             * @enum {string}
+             */
+            order?: "sequence" | "time";
+            /** @description Engine 4 on: the run's population; absent for engines before 4. */
+            population?: number;
+            data: {
+                [key: string]: number | string | null;
+            }[];
+            /** @description The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are. */
             scenario: {
-                /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
+                    /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
+                    type: string;
+                    /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
+                    sequence: number | "all";
+                    /** @description The position within the sequence of the event's first record; 1 is the sequence's first record. Exactly one of `at_step` and `at_time`. */
+                    at_step?: number;
+                    /** @description Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds. */
+                    at_time?: string;
+                    /** @description How many steps (records of the sequence) the event lasts, 1–1000. */
+                    duration: number;
+                    /**
+                     * @description How strong the event is, 0 < intensity <= 3; 1 when absent.
+                     * @default 1
+                     */
+                    intensity: number;
+                }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap: number;
+                };
+                /** @description Every event (listed or random) that labelled at least one record, in the order of their first records; one entry per sequence for an event on "all". */
+                placed: {
+                    type: string;
+                    /** @description The `sequence_id` whose records the event labelled. */
+                    sequence: number;
+                    at_step: number;
+                    duration: number;
+                    intensity: number;
+                }[];
+                /** @description Every listed event that labelled no record: its sequence ended before `at_step`, or the run did. */
+                unplaced: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -688,18 +898,6 @@ export interface components {
                     intensity: number;
                 }[];
             } | null;
-            /** @description Engine 4 on: the run's start_time, canonical (milliseconds, `Z`); absent for engines before 4. */
-            start_time?: string;
-            /**
-             * @description Engine 4 on: the run's order; absent for engines before 4.
-             * @enum {string}
-             */
-            order?: "sequence" | "time";
-            /** @description Engine 4 on: the run's population; absent for engines before 4. */
-            population?: number;
-            data: {
-                [key: string]: number | string | null;
-            }[];
             metadata: {
                 service_version: string;
                 api_version: string;
@@ -711,8 +909,14 @@ export interface components {
             data: {
                 /** Format: uuid */
                 simulation_id: string;
-                /** @enum {string} */
-                preset: "education" | "finance" | "healthcare" | "mobile_app";
+                /** @description The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run. */
+                preset: string;
+                /** @description The model version the run was made from (its replay runs that version, even after the model was deleted); null for a preset run. */
+                model: {
+                    name: string;
+                    version: number;
+                    digest: string;
+                } | null;
                 profile: string;
                 seed: number;
                 num_interactions: number;
@@ -729,7 +933,7 @@ export interface components {
                 /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
                 scenario: {
                     /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                    events: {
+                    events?: {
                         /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                         type: string;
                         /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -746,6 +950,22 @@ export interface components {
                          */
                         intensity: number;
                     }[];
+                    /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                    random?: {
+                        /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                        types: string[];
+                        /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                        per_sequence: number;
+                        /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                        duration: number[];
+                        /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                        intensity: number[];
+                        /**
+                         * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                         * @default 10
+                         */
+                        min_gap: number;
+                    };
                 } | null;
                 /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
                 start_time: string | null;
@@ -770,8 +990,14 @@ export interface components {
         Run: {
             /** Format: uuid */
             simulation_id: string;
-            /** @enum {string} */
-            preset: "education" | "finance" | "healthcare" | "mobile_app";
+            /** @description The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run. */
+            preset: string;
+            /** @description The model version the run was made from (its replay runs that version, even after the model was deleted); null for a preset run. */
+            model: {
+                name: string;
+                version: number;
+                digest: string;
+            } | null;
             profile: string;
             seed: number;
             num_interactions: number;
@@ -788,7 +1014,7 @@ export interface components {
             /** @description The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again. */
             scenario: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -805,6 +1031,22 @@ export interface components {
                      */
                     intensity: number;
                 }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap: number;
+                };
             } | null;
             /** @description Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4. */
             start_time: string | null;
@@ -1066,6 +1308,8 @@ export interface components {
             max_concurrent_simulations: number;
             /** @description Active API keys (a key in its roll grace period does not count). */
             max_active_api_keys: number;
+            /** @description Models (names, each with all its versions) the account may have; a deleted model does not count. */
+            max_models: number;
             /** @description Live streams running at once (docs/streams.md). */
             max_concurrent_streams: number;
         }[];
@@ -1151,7 +1395,7 @@ export interface components {
             /** @description An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only. */
             scenario?: {
                 /** @description 1–16 events; where two overlap, a record carries the type of the one listed first. */
-                events: {
+                events?: {
                     /** @description One of the preset's `scenario_events` types (see GET /v1/presets/{preset}). */
                     type: string;
                     /** @description The `sequence_id` the event targets (an integer >= 1), or `"all"` for every sequence. */
@@ -1168,6 +1412,22 @@ export interface components {
                      */
                     intensity?: number;
                 }[];
+                /** @description Events the engine places from the seed, at a chosen rate; see docs/scenarios.md. */
+                random?: {
+                    /** @description The types to draw from, uniformly: each one of the preset's `scenario_events` types. */
+                    types: string[];
+                    /** @description 0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability). */
+                    per_sequence: number;
+                    /** @description Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000. */
+                    duration: number[];
+                    /** @description Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3. */
+                    intensity: number[];
+                    /**
+                     * @description Clean steps at least between two events of a sequence and before its first; 10 when absent.
+                     * @default 10
+                     */
+                    min_gap?: number;
+                };
             };
             /** @description Subjects live at once (default 100). */
             population?: number;
@@ -1280,6 +1540,500 @@ export interface components {
                 at: string;
             } | null;
             events_url: string;
+        };
+        /**
+         * @description A model definition (docs/models.md): at most 64 KiB.
+         * @example {
+         *       "description": "A member who is active, lapses and comes back, or leaves for good.",
+         *       "states": [
+         *         "Active",
+         *         "Lapsed",
+         *         "Gone"
+         *       ],
+         *       "initial": "Active",
+         *       "terminal": [
+         *         "Gone"
+         *       ],
+         *       "max_steps": 40,
+         *       "profiles": {
+         *         "steady": {
+         *           "lapse": 0.1,
+         *           "back": 0.5,
+         *           "leave": 0.02
+         *         }
+         *       },
+         *       "transitions": {
+         *         "Active": {
+         *           "Lapsed": "lapse",
+         *           "Gone": "leave"
+         *         },
+         *         "Lapsed": {
+         *           "Active": "back",
+         *           "Gone": "leave * 2"
+         *         }
+         *       },
+         *       "fields": [
+         *         {
+         *           "name": "visits",
+         *           "type": "integer",
+         *           "value": "state == 'Active' ? poisson(3) : 0",
+         *           "description": "Visits this step."
+         *         }
+         *       ],
+         *       "events": [
+         *         {
+         *           "type": "outage",
+         *           "description": "The service is down.",
+         *           "effect": "Members lapse far more often.",
+         *           "set": {
+         *             "lapse": "min(1, lapse + 0.6 * intensity)"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        ModelDefinition: {
+            /** @description What the model simulates. */
+            description: string;
+            /** @description The states a record can carry, distinct. */
+            states: string[];
+            /** @description The state of step 1, or `{state: weight}` (weights ≥ 0, normalised). */
+            initial: string | {
+                [key: string]: number | string;
+            };
+            /** @description Entering one ends the sequence (its record is written). */
+            terminal?: string[];
+            /** @description A sequence ends after this many records if no terminal state ended it. */
+            max_steps: number;
+            /** @description 1–16 named parameter sets, every one with the same 0–64 params. */
+            profiles: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            /** @description Default: the first profile listed. */
+            default_profile?: string;
+            variables?: {
+                name: string;
+                /** @description Its value at step 1. */
+                initial: number | string;
+                /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                next: number | string;
+            }[];
+            /** @description Per state, the probability of moving to each listed state; the remainder stays. */
+            transitions: {
+                [key: string]: {
+                    [key: string]: number | string;
+                };
+            };
+            fields: {
+                name: string;
+                /** @enum {string} */
+                type: "integer" | "number" | "string";
+                /** @description The field's value; fields listed earlier in the record may be named. */
+                value: number | string;
+                /** @description Rounds a number field to this many decimals. */
+                decimals?: number;
+                description?: string;
+            }[];
+            events?: {
+                type: string;
+                description: string;
+                /** @description A sentence shown in the catalog. */
+                effect?: string;
+                /** @description Inside the event's window each named param takes the expression's value. */
+                set?: {
+                    [key: string]: number | string;
+                };
+                /** @description At the window's first step the state is this one. */
+                enter?: string;
+            }[];
+            /** @description The model's clock under engine 4: the gap before each record after the first, and the first record's offset. */
+            clock?: {
+                /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                step_seconds: number | string;
+                /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                start_offset_seconds: number | string;
+            };
+        };
+        /**
+         * @description One version of one of the account's models.
+         * @example {
+         *       "name": "members",
+         *       "version": 1,
+         *       "digest": "sha256:5d41402abc4b2a76b9719d911017c592ae9e5b8e3a1f0e7f5c8c4a7b2d1e9f30",
+         *       "created_at": "2026-11-23T10:15:30.123Z",
+         *       "definition": {
+         *         "description": "A member who is active, lapses and comes back, or leaves for good.",
+         *         "states": [
+         *           "Active",
+         *           "Lapsed",
+         *           "Gone"
+         *         ],
+         *         "initial": "Active",
+         *         "terminal": [
+         *           "Gone"
+         *         ],
+         *         "max_steps": 40,
+         *         "profiles": {
+         *           "steady": {
+         *             "lapse": 0.1,
+         *             "back": 0.5,
+         *             "leave": 0.02
+         *           }
+         *         },
+         *         "transitions": {
+         *           "Active": {
+         *             "Lapsed": "lapse",
+         *             "Gone": "leave"
+         *           },
+         *           "Lapsed": {
+         *             "Active": "back",
+         *             "Gone": "leave * 2"
+         *           }
+         *         },
+         *         "fields": [
+         *           {
+         *             "name": "visits",
+         *             "type": "integer",
+         *             "value": "state == 'Active' ? poisson(3) : 0",
+         *             "description": "Visits this step."
+         *           }
+         *         ],
+         *         "events": [
+         *           {
+         *             "type": "outage",
+         *             "description": "The service is down.",
+         *             "effect": "Members lapse far more often.",
+         *             "set": {
+         *               "lapse": "min(1, lapse + 0.6 * intensity)"
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "warnings": [],
+         *       "catalog": {
+         *         "description": "A member who is active, lapses and comes back, or leaves for good.",
+         *         "default_profile": "steady",
+         *         "supported_profiles": [
+         *           "steady"
+         *         ],
+         *         "supported_states": [
+         *           "Active",
+         *           "Lapsed",
+         *           "Gone"
+         *         ],
+         *         "record_fields": [
+         *           {
+         *             "name": "sequence_id",
+         *             "type": "integer",
+         *             "description": "The sequence (one subject) the record belongs to.",
+         *             "nullable": false
+         *           },
+         *           {
+         *             "name": "interaction_id",
+         *             "type": "integer",
+         *             "description": "The record's position in the run.",
+         *             "nullable": false
+         *           },
+         *           {
+         *             "name": "state",
+         *             "type": "string",
+         *             "description": "The state of the record.",
+         *             "nullable": false
+         *           },
+         *           {
+         *             "name": "visits",
+         *             "type": "integer",
+         *             "description": "Visits this step.",
+         *             "nullable": true
+         *           },
+         *           {
+         *             "name": "scenario_event",
+         *             "type": "string",
+         *             "description": "The scenario event active at this record, or null.",
+         *             "nullable": true
+         *           }
+         *         ],
+         *         "state_transitions": {
+         *           "Active": [
+         *             "Active",
+         *             "Lapsed",
+         *             "Gone"
+         *           ],
+         *           "Lapsed": [
+         *             "Active",
+         *             "Lapsed",
+         *             "Gone"
+         *           ],
+         *           "Gone": []
+         *         },
+         *         "scenario_events": [
+         *           {
+         *             "type": "outage",
+         *             "description": "The service is down.",
+         *             "effect": "Members lapse far more often."
+         *           }
+         *         ],
+         *         "engine_versions": [
+         *           "3.0.0"
+         *         ]
+         *       }
+         *     }
+         */
+        Model: {
+            name: string;
+            /** @description 1, 2, … per name; a version never changes. */
+            version: number;
+            /** @description `sha256:` + hex of the canonical definition (keys sorted, no whitespace). */
+            digest: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description A model definition (docs/models.md): at most 64 KiB.
+             * @example {
+             *       "description": "A member who is active, lapses and comes back, or leaves for good.",
+             *       "states": [
+             *         "Active",
+             *         "Lapsed",
+             *         "Gone"
+             *       ],
+             *       "initial": "Active",
+             *       "terminal": [
+             *         "Gone"
+             *       ],
+             *       "max_steps": 40,
+             *       "profiles": {
+             *         "steady": {
+             *           "lapse": 0.1,
+             *           "back": 0.5,
+             *           "leave": 0.02
+             *         }
+             *       },
+             *       "transitions": {
+             *         "Active": {
+             *           "Lapsed": "lapse",
+             *           "Gone": "leave"
+             *         },
+             *         "Lapsed": {
+             *           "Active": "back",
+             *           "Gone": "leave * 2"
+             *         }
+             *       },
+             *       "fields": [
+             *         {
+             *           "name": "visits",
+             *           "type": "integer",
+             *           "value": "state == 'Active' ? poisson(3) : 0",
+             *           "description": "Visits this step."
+             *         }
+             *       ],
+             *       "events": [
+             *         {
+             *           "type": "outage",
+             *           "description": "The service is down.",
+             *           "effect": "Members lapse far more often.",
+             *           "set": {
+             *             "lapse": "min(1, lapse + 0.6 * intensity)"
+             *           }
+             *         }
+             *       ]
+             *     }
+             */
+            definition: {
+                /** @description What the model simulates. */
+                description: string;
+                /** @description The states a record can carry, distinct. */
+                states: string[];
+                /** @description The state of step 1, or `{state: weight}` (weights ≥ 0, normalised). */
+                initial: string | {
+                    [key: string]: number | string;
+                };
+                /** @description Entering one ends the sequence (its record is written). */
+                terminal?: string[];
+                /** @description A sequence ends after this many records if no terminal state ended it. */
+                max_steps: number;
+                /** @description 1–16 named parameter sets, every one with the same 0–64 params. */
+                profiles: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description Default: the first profile listed. */
+                default_profile?: string;
+                variables?: {
+                    name: string;
+                    /** @description Its value at step 1. */
+                    initial: number | string;
+                    /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                    next: number | string;
+                }[];
+                /** @description Per state, the probability of moving to each listed state; the remainder stays. */
+                transitions: {
+                    [key: string]: {
+                        [key: string]: number | string;
+                    };
+                };
+                fields: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "integer" | "number" | "string";
+                    /** @description The field's value; fields listed earlier in the record may be named. */
+                    value: number | string;
+                    /** @description Rounds a number field to this many decimals. */
+                    decimals?: number;
+                    description?: string;
+                }[];
+                events?: {
+                    type: string;
+                    description: string;
+                    /** @description A sentence shown in the catalog. */
+                    effect?: string;
+                    /** @description Inside the event's window each named param takes the expression's value. */
+                    set?: {
+                        [key: string]: number | string;
+                    };
+                    /** @description At the window's first step the state is this one. */
+                    enter?: string;
+                }[];
+                /** @description The model's clock under engine 4: the gap before each record after the first, and the first record's offset. */
+                clock?: {
+                    /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                    step_seconds: number | string;
+                    /** @description A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions). */
+                    start_offset_seconds: number | string;
+                };
+            };
+            /** @description Problems that do not make the model wrong: unreachable states, unused params, … */
+            warnings: {
+                /** @description A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`. */
+                path: string;
+                /** @description What is wrong, with the character position for an expression. */
+                message: string;
+            }[];
+            /** @description The Preset resource's fields for the model. */
+            catalog: {
+                description: string;
+                default_profile: string;
+                supported_profiles: string[];
+                supported_states: string[];
+                record_fields: {
+                    name: string;
+                    /** @enum {string} */
+                    type: "integer" | "number" | "string";
+                    description: string;
+                    nullable: boolean;
+                }[];
+                state_transitions: {
+                    [key: string]: string[];
+                };
+                scenario_events: {
+                    type: string;
+                    description: string;
+                    effect: string;
+                }[];
+                /** @description The engine versions that run the model, newest first (3.0.0 and later). */
+                engine_versions: string[];
+            };
+        };
+        /**
+         * @description The account's models, latest version each, newest first.
+         * @example [
+         *       {
+         *         "name": "members",
+         *         "version": 1,
+         *         "digest": "sha256:5d41402abc4b2a76b9719d911017c592ae9e5b8e3a1f0e7f5c8c4a7b2d1e9f30",
+         *         "created_at": "2026-11-23T10:15:30.123Z",
+         *         "description": "A member who is active, lapses and comes back, or leaves for good."
+         *       }
+         *     ]
+         */
+        ModelList: {
+            name: string;
+            version: number;
+            digest: string;
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+        }[];
+        ModelDeleted: {
+            /** @constant */
+            status: "deleted";
+            name: string;
+        };
+        /**
+         * @example {
+         *       "valid": true,
+         *       "issues": [],
+         *       "warnings": [],
+         *       "sample": {
+         *         "records": [
+         *           {
+         *             "sequence_id": 1,
+         *             "interaction_id": 1,
+         *             "state": "Active",
+         *             "visits": 3,
+         *             "scenario_event": null
+         *           }
+         *         ],
+         *         "summary": {
+         *           "records": 10000,
+         *           "states": {
+         *             "Active": 0.78,
+         *             "Lapsed": 0.16,
+         *             "Gone": 0.06
+         *           },
+         *           "fields": {
+         *             "visits": {
+         *               "mean": 2.34,
+         *               "min": 0,
+         *               "max": 11,
+         *               "nulls": 0
+         *             }
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        ModelValidation: {
+            valid: boolean;
+            /** @description Every problem at once; empty when valid. */
+            issues: {
+                /** @description A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`. */
+                path: string;
+                /** @description What is wrong, with the character position for an expression. */
+                message: string;
+            }[];
+            warnings: {
+                /** @description A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`. */
+                path: string;
+                /** @description What is wrong, with the character position for an expression. */
+                message: string;
+            }[];
+            /** @description Null when the definition is not valid. */
+            sample: {
+                /** @description The first 20 records of seed 1 with the default profile. */
+                records: {
+                    [key: string]: number | string | null;
+                }[];
+                summary: {
+                    /** @description Records summarised: 10,000. */
+                    records: number;
+                    /** @description Per state, the share of records in it. */
+                    states: {
+                        [key: string]: number;
+                    };
+                    /** @description Per number or integer field, mean, min, max and nulls. */
+                    fields: {
+                        [key: string]: {
+                            mean: number | null;
+                            min: number | null;
+                            max: number | null;
+                            nulls: number;
+                        };
+                    };
+                };
+            } | null;
         };
     };
     responses: never;
@@ -1535,8 +2289,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1590,6 +2346,20 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `model_not_found`: `model` names no live model (or version) of the caller's. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `not_acceptable`: `Accept` allows none of the formats; `supported` lists them. */
             406: {
                 headers: {
@@ -1622,7 +2392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -1777,8 +2547,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1812,8 +2584,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -1979,6 +2753,147 @@ export interface operations {
             };
         };
     };
+    getSimulationDataset: {
+        parameters: {
+            query: {
+                /** @description `timeeval` or `nab`. */
+                layout: "timeeval" | "nab";
+                /** @description `nab` only: the numeric record field of NAB's `value` column; the preset's first numeric field when absent. */
+                field?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The `simulation_id` of a completed run with a scenario. */
+                simulation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (`application/zip`). */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    /** @description `attachment; filename="<simulation_id>-<layout>.zip"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`; `account_disabled`. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_not_found`: unknown, malformed, or another account's id (indistinguishable). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service. */
+            409: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `engine_version_retired`: the engine major that made the run was removed (`details.service_version`). */
+            410: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: a missing or unknown `layout`, a `field` that is not a numeric field of the preset (or given with `timeeval`), an unknown parameter, or a run without a scenario (`simulation_id`); `details.issues` names it. */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: PostgreSQL or Redis cannot be reached; retry after `details.retry_after` seconds. */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createDownloadLink: {
         parameters: {
             query?: never;
@@ -2027,7 +2942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated POST or DELETE from another origin. */
+            /** @description `interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`, as every download through the link would answer; `account_disabled`; `csrf_rejected`. */
             403: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2067,7 +2982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2118,8 +3033,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -2155,8 +3072,10 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The run's simulation_id. */
                     "Simulation-Id"?: string;
-                    /** @description The canonical preset name. */
+                    /** @description The canonical preset name, or the model's name for a model run. */
                     "Simulation-Preset"?: string;
+                    /** @description A model run only: the model version, `name@version`. */
+                    "Simulation-Model"?: string;
                     /** @description The profile used. */
                     "Simulation-Profile"?: string;
                     /** @description The seed used (drawn when the request gave none). */
@@ -2582,7 +3501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2602,7 +3521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay is not counted. */
+            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay and a refused body (400, 413, 415, 422) are not counted. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2704,7 +3623,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -2724,7 +3643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour. */
+            /** @description `rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; a refused body (400, 413, 415, 422) is not counted. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -3113,7 +4032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            /** @description `unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate. */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
@@ -3323,6 +4242,416 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest version. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: no such model or version of the caller's (unknown, deleted and another account's are the same answer). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    putModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelDefinition"];
+            };
+        };
+        responses: {
+            /** @description The definition equals the latest version: that version, unchanged. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description A new model, or a new version of the model. */
+            201: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_limit_reached` (`limit`): a new name beyond the plan's `max_models`; `account_disabled`; `csrf_rejected`. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: the definition exceeds 64 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `validation_failed`: the name, or every problem of the definition, each in `details.issues` as `{path, message}` (`path` a JSON path into the definition; an expression's message names the character position). */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelDeleted"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: no such model or version of the caller's (unknown, deleted and another account's are the same answer). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model name: `^[a-z][a-z0-9_]{0,39}$`, never a preset name or alias. */
+                name: string;
+                /** @description The version: 1, 2, … */
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Model"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `model_not_found`: no such model or version of the caller's (unknown, deleted and another account's are the same answer). */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    validateModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ModelDefinition"];
+            };
+        };
+        responses: {
+            /** @description The verdict. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelValidation"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `authentication_required` without credentials; `invalid_credentials` for an unknown, malformed or revoked key, or a tampered, expired or ended session. */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description The Bearer challenge. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `account_disabled` when the account is deactivated; `csrf_rejected` for a cookie-authenticated write from another origin. */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: the definition exceeds 64 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate. */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (`limit`, `retry_after`): the plan's requests per minute, shared with simulations. */
+            429: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before retrying; equals `details.retry_after`. */
+                    "Retry-After"?: string;
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

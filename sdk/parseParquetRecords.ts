@@ -1,6 +1,14 @@
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { SimulationRecord } from './SimulationRecord.ts';
 
+// A TIMESTAMP column (event_time on engine 4) reads back as a Date; the JSON result writes it as the
+// ISO 8601 string of the same millisecond (docs/formats.md), and records() promises the JSON's values.
+const recordValue = (value: unknown): SimulationRecord[string] => {
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Date) return value.toISOString();
+  return value as SimulationRecord[string];
+};
+
 /**
  * The records of a Parquet body, the same values as in the JSON result (integers as numbers, not
  * bigints). A Parquet file says where its row groups are in a footer at its very end, so nothing can be
@@ -30,7 +38,7 @@ export const parseParquetRecords = async function* (chunks: AsyncIterable<Uint8A
     for (const row of rows) {
       const record: SimulationRecord = {};
       for (const [name, value] of Object.entries(row)) {
-        record[name] = typeof value === 'bigint' ? Number(value) : (value as SimulationRecord[string]);
+        record[name] = recordValue(value);
       }
       yield record;
     }

@@ -64,7 +64,7 @@ export const configSchema = z.object({
     .min(100)
     .max(MAX_SIMULATION_TIMEOUT_MS)
     .default(10_000)
-    .describe('A streamed run whose client takes no bytes for this long is ended like a client that left (`cancelled`); in milliseconds. Default `10000`.'),
+    .describe('A streamed run whose client takes no bytes for this long (bytes the operating system delivered, see [Fair use](fair-use.md)) is ended like a client that left (`cancelled`); in milliseconds. Default `10000`.'),
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(['true', 'false'])
     .optional()

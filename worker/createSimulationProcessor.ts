@@ -6,6 +6,8 @@ import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { DataPlaneClient } from './createDataPlaneClient.ts';
 import type { SimulationPool } from './pool.ts';
+import type { ModelDefinition } from '../shared/models/index.ts';
+import { runInputOf } from './runInputOf.ts';
 import { sendRun } from './sendRun.ts';
 import type { SimulationTask } from './simulationTask.ts';
 
@@ -15,6 +17,9 @@ export interface SimulationProcessorDependencies {
   readonly logger: Logger;
 }
 
+/** What a job whose run was stopped for its client completes with. */
+const CANCELLED = 'cancelled';
+
 /** Attempts to deliver one run over links that keep breaking, before the job is given up. */
 const MAX_SEND_ATTEMPTS = 5;
 const FIRST_BACKOFF_MS = 50;
@@ -22,13 +27,15 @@ const FIRST_BACKOFF_MS = 50;
 /**
  * The BullMQ processor, kept thin: parse the job, run it in a pool thread and send its bytes to the
  * waiting API process over the data plane (worker/sendRun.ts), again from where the client's body stands
- * when the link breaks. It returns nothing, so BullMQ's events stream never carries a result. Every
- * failure is unrecoverable: BullMQ's own retry could not finish before the deadline the caller waits on
- * (a worker that dies is another matter: its stalled job is taken over, and resumed, by another worker).
+ * when the link breaks. It returns no result, so BullMQ's events stream never carries one: only the word
+ * `cancelled` for a run whose client left, which completes the job rather than failing it (a client that
+ * leaves is not a failure of ours: docs/operations.md). Every failure is unrecoverable: BullMQ's own retry
+ * could not finish before the deadline the caller waits on (a worker that dies is another matter: its
+ * stalled job is taken over, and resumed, by another worker).
  */
 export const createSimulationProcessor =
   ({ pool, dataPlane, logger }: SimulationProcessorDependencies) =>
-  async (job: Job, token?: string): Promise<void> => {
+  async (job: Job, token?: string): Promise<typeof CANCELLED | undefined> => {
     const parsed = simulationJobDataSchema.safeParse(job.data);
     if (!parsed.success) {
       logger.error({ job_id: job.id }, 'simulation job data is invalid; dropped');
@@ -46,20 +53,31 @@ export const createSimulationProcessor =
       // Without its lock token no API process would take the run's bytes from this worker.
       throw new UnrecoverableError('job taken without a lock');
     }
-    const task: SimulationTask = {
-      simulationId: data.simulationId,
-      preset: data.preset,
-      profile: data.profile,
-      seed: data.seed,
-      numInteractions: data.numInteractions,
-      scenario: data.scenario,
-      ...(data.timing === undefined ? {} : { timing: data.timing }),
-      serviceVersion: data.serviceVersion,
-      apiVersion: data.apiVersion,
-      format: data.format,
-    };
-    // A run that fits one chunk goes the lean way: no port, the whole body comes back as the task's result.
-    const estimate = task.format === 'parquet' ? estimateParquetBytes(task) : estimateRecordBytes(task, task.format);
+    let task: SimulationTask;
+    let estimate: number;
+    try {
+      task = {
+        simulationId: data.simulationId,
+        preset: data.preset,
+        ...(data.model === undefined ? {} : { model: { ...data.model, definition: data.model.definition as unknown as ModelDefinition } }),
+        profile: data.profile,
+        seed: data.seed,
+        numInteractions: data.numInteractions,
+        scenario: data.scenario,
+        ...(data.timing === undefined ? {} : { timing: data.timing }),
+        serviceVersion: data.serviceVersion,
+        apiVersion: data.apiVersion,
+        format: data.format,
+      };
+      // A run that fits one chunk goes the lean way: no port, the whole body comes back as the task's result.
+      // A model's definition is checked and compiled here (cached by digest) before any thread takes it.
+      const input = runInputOf(task);
+      estimate = task.format === 'parquet' ? estimateParquetBytes(input) : estimateRecordBytes(input, task.format);
+    } catch {
+      // A model whose definition does not check (or is not its digest's), or an engine without the preset.
+      logger.error({ job_id: job.id }, 'simulation job names nothing this worker can run; dropped');
+      throw new UnrecoverableError('nothing to run');
+    }
     const streamed = estimate > CHUNK_BYTES;
     for (let attempt = 1; ; attempt++) {
       const outcome = await sendRun({
@@ -76,9 +94,16 @@ export const createSimulationProcessor =
       });
       switch (outcome) {
         case 'delivered':
-          return;
+          return undefined;
         case 'stopped':
-          throw new UnrecoverableError(Date.now() >= data.deadline ? 'deadline passed during the run' : 'aborted by its client');
+          if (Date.now() >= data.deadline) {
+            throw new UnrecoverableError('deadline passed during the run');
+          }
+          // Its client left (or stopped reading): the API settles the run `cancelled`; the job is done.
+          return CANCELLED;
+        case 'held':
+          // The deadline came while its client held the run back: settled cancelled, not a failure of ours.
+          return CANCELLED;
         case 'deadline':
           throw new UnrecoverableError('deadline passed during the run');
         case 'refused':

@@ -1,27 +1,46 @@
 import type { RunTimingSpec } from '../shared/engine/RunTimingSpec.ts';
-import type { Scenario } from '../shared/engine/scenario.ts';
+import type { PlacedEvent, Scenario, ScenarioEvent, ScenarioOutcome } from '../shared/engine/scenario.ts';
 import type { SimulationTask } from './simulationTask.ts';
 
 export interface ResultEnvelope {
   /** Everything before the `data` array: the run's identity. */
   readonly head: Uint8Array;
-  /** Everything after it: the metadata, which states the compute time and so is printed last. */
-  readonly tail: (computeMs: number) => Uint8Array;
+  /**
+   * Everything after it: the scenario with what the run made of it, and the metadata, which states the
+   * compute time; both known only once the records are printed.
+   */
+  readonly tail: (computeMs: number, outcome: ScenarioOutcome | undefined) => Uint8Array;
 }
+
+// An event names at_step or (engine 4) at_time, in the place at_step has; a placed event always its step.
+const eventJson = (event: ScenarioEvent | PlacedEvent): string => {
+  const { type, sequence, at_step, duration, intensity } = event;
+  const at_time = 'at_time' in event ? event.at_time : undefined;
+  return at_time === undefined ? JSON.stringify({ type, sequence, at_step, duration, intensity }) : JSON.stringify({ type, sequence, at_time, duration, intensity });
+};
 
 /**
  * The scenario as the result echoes it, its keys in one order whatever order the object holds them in
- * (a ledger's jsonb keeps its own): a replay's body is the first run's byte for byte.
+ * (a ledger's jsonb keeps its own): a replay's body is the first run's byte for byte. `placed` and
+ * `unplaced` follow the request's members; they are printed one event at a time, never as one string of
+ * the whole list built twice.
  */
-const scenarioJson = (scenario: Scenario | undefined): string =>
-  scenario === undefined
-    ? 'null'
-    : JSON.stringify({
-        // An event names at_step or (engine 4) at_time, in the place at_step has.
-        events: scenario.events.map(({ type, sequence, at_step, at_time, duration, intensity }) =>
-          at_time === undefined ? { type, sequence, at_step, duration, intensity } : { type, sequence, at_time, duration, intensity },
-        ),
-      });
+const scenarioJson = (scenario: Scenario | undefined, outcome: ScenarioOutcome | undefined): string => {
+  if (scenario === undefined) return 'null';
+  const parts: string[] = [];
+  if (scenario.events !== undefined) parts.push(`"events":[${scenario.events.map(eventJson).join(',')}]`);
+  if (scenario.random !== undefined) {
+    const { types, per_sequence, duration, intensity, min_gap } = scenario.random;
+    parts.push(`"random":${JSON.stringify({ types, per_sequence, duration, intensity, min_gap })}`);
+  }
+  parts.push(`"placed":[${(outcome?.placed ?? []).map(eventJson).join(',')}]`);
+  parts.push(`"unplaced":[${(outcome?.unplaced ?? []).map(eventJson).join(',')}]`);
+  return `{${parts.join(',')}}`;
+};
+
+/** The result's `model`: the version a model run was made from, null for a preset's (DECISIONS "Models"). */
+const modelJson = ({ model }: SimulationTask): string =>
+  model === undefined ? 'null' : JSON.stringify({ name: model.name, version: model.version, digest: model.digest });
 
 /** Engine 4's echoed start_time, order and population (nothing for engines before 4), in one key order. */
 const timingJson = (timing: RunTimingSpec | undefined): string =>
@@ -29,17 +48,18 @@ const timingJson = (timing: RunTimingSpec | undefined): string =>
 
 /**
  * The Simulation result around the engine's `data` array, as bytes: the records are printed once, straight
- * into the chunks, and nothing downstream parses them.
+ * into the chunks, and nothing downstream parses them. The scenario's echo follows the records: which events
+ * were placed is known only once they are, and the run is never held to find out (docs/scenarios.md).
  */
 export const resultEnvelope = (task: SimulationTask): ResultEnvelope => ({
   head: Buffer.from(
-    `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},` +
-      `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},` +
-      `"scenario":${scenarioJson(task.scenario)},${timingJson(task.timing)}"data":`,
+    `{"simulation_id":${JSON.stringify(task.simulationId)},"preset":${JSON.stringify(task.preset)},"model":${modelJson(task)},` +
+      `"profile":${JSON.stringify(task.profile)},"num_interactions":${task.numInteractions},"seed":${task.seed},${timingJson(task.timing)}"data":`,
   ),
-  tail: (computeMs) =>
+  tail: (computeMs, outcome) =>
     Buffer.from(
-      `,"metadata":{"service_version":${JSON.stringify(task.serviceVersion)},"api_version":${JSON.stringify(task.apiVersion)},` +
+      `,"scenario":${scenarioJson(task.scenario, outcome)},` +
+        `"metadata":{"service_version":${JSON.stringify(task.serviceVersion)},"api_version":${JSON.stringify(task.apiVersion)},` +
         `"compute_ms":${computeMs},"reproducible":true}}`,
     ),
 });

@@ -1,8 +1,8 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CHUNK_BYTES, writeRecordChunks } from '../shared/engine/index.ts';
 import { writeParquetChunks } from '../shared/parquet/writeParquetChunks.ts';
-import { timingInput } from '../shared/engine/RunTimingSpec.ts';
 import { resultEnvelope } from './resultEnvelope.ts';
+import { runInputOf } from './runInputOf.ts';
 import { ABORT_RUN, type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS, type ThreadChunk } from './simulationTask.ts';
 
 const NO_BYTES = new Uint8Array(0);
@@ -18,12 +18,12 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
   const started = performance.now();
   const { port, format } = task;
   const envelope = format === 'json' ? resultEnvelope(task) : undefined;
+  // A model is compiled here, in the thread that runs it (cached by digest), never sent compiled.
+  const input = runInputOf(task);
   let computeMs = 0;
   const progress = { records: 0 };
   // Parquet (a pass-through for the parquet format): its own writer, a pure function of the run's inputs
   // like writeRecordChunks and cut into chunks the same way; no envelope, only the compute time.
-  // The engine's input: engine 4's echoed timing in the engine's units (nothing before engine 4).
-  const input = { ...task, ...timingInput(task.timing) };
   const chunks = format === 'parquet' ? writeParquetChunks(input, {
     // Streamed, its first chunk is its small first row group.
     chunkBytes: port === undefined ? Number.POSITIVE_INFINITY : CHUNK_BYTES,
@@ -36,9 +36,9 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
     ...(port === undefined ? { chunkBytes: Number.POSITIVE_INFINITY } : { firstChunkBytes: FIRST_CHUNK_BYTES }),
     ...(envelope === undefined ? {} : { head: envelope.head }),
     progress,
-    tail: () => {
+    tail: (outcome) => {
       computeMs = Math.round(performance.now() - started);
-      return envelope === undefined ? NO_BYTES : envelope.tail(computeMs);
+      return envelope === undefined ? NO_BYTES : envelope.tail(computeMs, outcome);
     },
   });
 

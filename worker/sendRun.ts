@@ -14,9 +14,11 @@ const { headers: HEADERS, frameHeader } = dataPlaneProtocol;
  * - `refused`: no API process waits for this run, or not from this worker (a lock it does not hold);
  * - `lost`: the link broke first; the run is still wanted, so another attempt resumes it;
  * - `deadline`: the run's deadline passed here first;
+ * - `held`: the deadline came while the run waited on its client's back-pressure (the API process settles
+ *   it `cancelled`, the client's doing: docs/fair-use.md);
  * - `failed`: the engine failed; the API process has been told.
  */
-export type SendOutcome = 'delivered' | 'stopped' | 'refused' | 'lost' | 'deadline' | 'failed';
+export type SendOutcome = 'delivered' | 'stopped' | 'refused' | 'lost' | 'deadline' | 'held' | 'failed';
 
 export interface SendRunOptions {
   readonly dataPlane: DataPlaneClient;
@@ -55,6 +57,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
   let offset = 0;
   let finished = false;
   let wakeDrain: (() => void) | undefined;
+  let heldByClient = false;
   const response = new Promise<boolean>((resolve) => {
     stream.on('response', (headers) => {
       status = Number(headers[':status']);
@@ -68,6 +71,8 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
     // answers once it has the trailers), else because it wants the run no more. Any other code (CANCEL
     // when a session dies) is a lost link.
     stream.on('close', () => {
+      // Closed while a frame waited for the API process to take it: the run was held by its client.
+      heldByClient = wakeDrain !== undefined;
       wakeDrain?.();
       if (status === undefined) {
         resolve('lost');
@@ -86,6 +91,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
 
   const deadlineTimer = setTimeout(() => stream.close(http2.constants.NGHTTP2_CANCEL), Math.max(0, options.deadline - Date.now()));
   const overDeadline = (): boolean => Date.now() >= options.deadline;
+  const pastDeadline = (): SendOutcome => (heldByClient ? 'held' : 'deadline');
 
   let skip = 0;
   // Frames go out in order; a frame whose bytes the client already has is left out (a resumed run).
@@ -183,7 +189,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
       await writing;
     } catch {
       if (stream.closed || stream.destroyed) {
-        return overDeadline() ? 'deadline' : await closed;
+        return overDeadline() ? pastDeadline() : await closed;
       }
       finish({ outcome: 'failed', computeMs: 0 });
       await closed;
@@ -194,12 +200,12 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
     }
     if (stream.closed || stream.destroyed) {
       // Given up on while it ran: the thread was told to stop, and what it returned is not the run.
-      return overDeadline() ? 'deadline' : await closed;
+      return overDeadline() ? pastDeadline() : await closed;
     }
     writeFrame(result.body, result.records);
     finish({ outcome: 'completed', computeMs: result.computeMs });
     const outcome = await closed;
-    return outcome === 'lost' && overDeadline() ? 'deadline' : outcome;
+    return (outcome === 'lost' || outcome === 'stopped') && overDeadline() ? pastDeadline() : outcome;
   } finally {
     clearTimeout(deadlineTimer);
   }

@@ -7,7 +7,7 @@ import { API_VERSION } from '../../shared/version.ts';
 import type { ContentCoding } from './chooseEncoding.ts';
 
 /** Raised when this layer changes the bytes it makes of a body (block size, levels), so old tags stop matching. */
-const BODY_REVISION = '1';
+const BODY_REVISION = '2';
 
 const parquetWriterVersion = (): string => {
   const entry = createRequire(import.meta.url).resolve('hyparquet-writer');

@@ -1,6 +1,8 @@
+import { referenceOf } from '../simulations/referenceOf.ts';
 import { Readable } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
 import { describeError } from '../../shared/errors/describeError.ts';
+import { AppError } from '../../shared/errors/AppError.ts';
 import { internalError, rangeNotSatisfiable } from '../../shared/errors/errors.ts';
 import type { AppState } from '../AppState.ts';
 import { requirePrincipal } from '../auth/requirePrincipal.ts';
@@ -37,8 +39,9 @@ const RESPONSE_BUFFER_BYTES = 64 * 1024;
  *
  * The engine has no random access, so a range is cut here from the whole body as it is made: the bytes
  * before it are made and dropped, and the run is stopped once its last byte is out. The total length in
- * `Content-Range`, in a HEAD and in 416 is remembered once some answer made the whole body; when it is not
- * known yet, the body is made once to measure it (within the same slot) before answering.
+ * `Content-Range`, in a HEAD and in 416 is remembered once some answer made the whole body (the run's
+ * first answer included); when it is not known yet, the body is made once to measure it (within the same
+ * slot, one run for every request of the process that waits on it) before answering.
  */
 export const serveRecords = async (ctx: ParameterizedContext<AppState>, services: Services, run: RecordedRun): Promise<void> => {
   const { replay } = run;
@@ -61,8 +64,11 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
       stop.abort();
     }
   });
-  const makeBody = async (admission: SimulationAdmission | undefined): Promise<Chunks> => {
-    const { body } = await runSimulation(services, requirePrincipal(ctx.state), replay, admission, { format, signal: stop.signal });
+  const makeBody = async (admission: SimulationAdmission | undefined, signal: AbortSignal | undefined): Promise<Chunks> => {
+    const { body } = await runSimulation(services, requirePrincipal(ctx.state), replay, admission, {
+      format,
+      ...(signal === undefined ? {} : { signal, connection: ctx.req.socket }),
+    });
     const raw: Chunks = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
     return encodeBody(format === 'json' && run.computeMs !== null ? pinComputeMs(raw, run.computeMs) : raw, coding);
   };
@@ -74,13 +80,35 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
 
   let total = await recallBodyLength(services, tag);
   if (total === undefined && (head || range !== undefined)) {
-    // Within this request's slot (its admission is freed after the answer's own run, below).
-    let measured = 0;
-    for await (const chunk of await makeBody(undefined)) {
-      measured += chunk.length;
+    // Within this request's slot (its admission is freed after the answer's own run, below), and shared
+    // with every request of this process that waits on the same length: one run, whoever asked first. It
+    // is nobody's stream, so no client leaving stops it.
+    const measured = services.lengthMeasurements.measure(tag, async () => {
+      // A measurement that ended between this request's look and now has left the length behind.
+      const known = await recallBodyLength(services, tag);
+      if (known !== undefined) {
+        return known;
+      }
+      let length = 0;
+      for await (const chunk of await makeBody(undefined, undefined)) {
+        length += chunk.length;
+      }
+      // Kept before the measurement ends, so a request that comes after it finds the length.
+      await rememberBodyLength(services, tag, length).catch((error: unknown) =>
+        services.logger.warn({ simulation_id: recorded.simulationId, error: describeError(error) }, 'could not remember a body length'),
+      );
+      return length;
+    });
+    try {
+      total = await measured;
+    } catch (error) {
+      // A HEAD is a question about the body, never worth a 5xx: without its length it answers the rest,
+      // as a GET of an unknown length would (chunked, no Content-Length).
+      if (!head || !(error instanceof AppError) || error.status < 500) {
+        throw error;
+      }
+      services.logger.warn({ simulation_id: recorded.simulationId, error: describeError(error) }, 'could not measure a body length for HEAD');
     }
-    total = measured;
-    remember(total);
   }
 
   const slice = range === undefined || total === undefined ? undefined : resolveRange(range, total);
@@ -91,6 +119,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
     setSimulationHeaders(ctx, {
       simulationId: recorded.simulationId,
       preset: replay.preset.name,
+      model: referenceOf(replay.model),
       profile: replay.profile,
       seed: replay.seed ?? 0,
       engineVersion: recorded.serviceVersion,
@@ -104,17 +133,24 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
   };
 
   if (head) {
+    if (total === undefined) {
+      // No body and no length: Koa then sends neither (a null body drops the type: set after it).
+      ctx.body = null;
+      ctx.status = 200;
+      represent();
+      return;
+    }
     represent();
     ctx.status = slice === undefined ? 200 : 206;
     ctx.body = Buffer.alloc(0);
     if (slice !== undefined) {
       ctx.set('Content-Range', `bytes ${slice.first}-${slice.last}/${String(total)}`);
     }
-    ctx.length = slice === undefined ? (total ?? 0) : slice.last - slice.first + 1;
+    ctx.length = slice === undefined ? total : slice.last - slice.first + 1;
     return;
   }
 
-  const body = await makeBody(run.admission);
+  const body = await makeBody(run.admission, stop.signal);
   represent();
   if (slice !== undefined) {
     ctx.status = 206;

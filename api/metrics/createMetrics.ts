@@ -43,6 +43,11 @@ const COMPUTE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export const createMetrics = (options: CreateMetricsOptions): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which `promtool check metrics` refuses (a `_total` suffix promises a
+  // counter); each is the sum over `type` of the gauge of the same name without it, kept.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
   const registers = [registry];
 
   const httpRequestDuration = new Histogram({
@@ -54,7 +59,7 @@ export const createMetrics = (options: CreateMetricsOptions): Metrics => {
   });
   const simulations = new Counter({
     name: 'bss_simulations_total',
-    help: `Admitted simulations by canonical preset and outcome (${SIMULATION_METRIC_OUTCOMES.join(', ')}): cancelled is a run whose client left or stopped reading, failed a fault of the service.`,
+    help: `Admitted simulations by canonical preset (model for every model run) and outcome (${SIMULATION_METRIC_OUTCOMES.join(', ')}): cancelled is a run whose client left or stopped reading, failed a fault of the service.`,
     labelNames: ['preset', 'outcome'] as const,
     registers,
   });

@@ -11,17 +11,19 @@ export const instrumentSimulationClient = (client: SimulationClient, metrics: Me
   ...client,
   run: async (job, sink) => {
     const enqueuedAt = Date.now();
+    // Every model run shares one label: an account's model names would grow the series without bound.
+    const preset = job.model === undefined ? job.preset : 'model';
     let outcome;
     try {
       outcome = await client.run(job, sink);
     } catch (error) {
-      recordSimulation(metrics, { preset: job.preset, outcome: 'unavailable' });
+      recordSimulation(metrics, { preset, outcome: 'unavailable' });
       throw error;
     }
     switch (outcome.status) {
       case 'completed':
         recordSimulation(metrics, {
-          preset: job.preset,
+          preset,
           outcome: 'completed',
           queueWaitMs: outcome.startedAt - enqueuedAt,
           computeMs: outcome.computeMs,
@@ -29,16 +31,16 @@ export const instrumentSimulationClient = (client: SimulationClient, metrics: Me
         break;
       case 'failed':
         recordSimulation(metrics, {
-          preset: job.preset,
+          preset,
           outcome: 'failed',
           ...(outcome.startedAt === null ? {} : { queueWaitMs: outcome.startedAt - enqueuedAt }),
         });
         break;
       case 'timed_out':
-        recordSimulation(metrics, { preset: job.preset, outcome: 'timed_out' });
+        recordSimulation(metrics, { preset, outcome: 'timed_out' });
         break;
       case 'cancelled':
-        recordSimulation(metrics, { preset: job.preset, outcome: 'cancelled' });
+        recordSimulation(metrics, { preset, outcome: 'cancelled' });
         break;
     }
     return outcome;

@@ -9,7 +9,7 @@ export const SIMULATION_METRIC_OUTCOMES = ['completed', 'failed', 'timed_out', '
 type SimulationMetricOutcome = (typeof SIMULATION_METRIC_OUTCOMES)[number];
 
 export interface SimulationObservation {
-  /** The canonical preset name. */
+  /** The canonical preset name, or `model` for any model run. */
   readonly preset: string;
   readonly outcome: SimulationMetricOutcome;
   /** Enqueue to start on a worker, when the run started. Milliseconds. */

@@ -3,7 +3,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { AppError } from '../../shared/errors/AppError.ts';
-import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, jsonTooDeep, payloadTooLarge, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
+import { BODY_LIMIT_BYTES, ClientAbortedError, invalidJson, jsonTooDeep, payloadTooLarge, unsupportedCharset, unsupportedContentEncoding, unsupportedMediaType } from '../../shared/errors/errors.ts';
 import type { AppState } from '../AppState.ts';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './exceedsJsonDepth.ts';
 
@@ -15,7 +15,7 @@ const readings = new WeakMap<object, { readonly body: unknown } | { readonly err
  * Reads a JSON body into ctx.state.body. It is a step of each route's chain rather than global, because
  * the order of checks puts authentication and the rate limiter before any parsing.
  */
-export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
+export const jsonBody = (options: { readonly limitBytes?: number } = {}): Middleware<AppState> => async (ctx, next) => {
   const earlier = readings.get(ctx.req);
   if (earlier !== undefined) {
     if ('error' in earlier) {
@@ -26,7 +26,7 @@ export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
     return;
   }
   try {
-    ctx.state.body = await readJsonBody(ctx);
+    ctx.state.body = await readJsonBody(ctx, options.limitBytes ?? BODY_LIMIT_BYTES);
   } catch (error) {
     readings.set(ctx.req, { error });
     throw error;
@@ -35,7 +35,7 @@ export const jsonBody = (): Middleware<AppState> => async (ctx, next) => {
   await next();
 };
 
-const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknown> => {
+const readJsonBody = async (ctx: ParameterizedContext<AppState>, limitBytes: number): Promise<unknown> => {
   const declaredLength = ctx.req.headers['content-length'];
   const chunked = ctx.req.headers['transfer-encoding'] !== undefined;
   const declaresJson = ctx.request.type === 'application/json';
@@ -46,13 +46,18 @@ const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknow
   if (ctx.is('application/json') === false) {
     throw unsupportedMediaType();
   }
+  // JSON is UTF-8 on the wire (RFC 8259 §8.1): a body declared in another charset is refused, not
+  // misread as UTF-8.
+  if (!UTF8_CHARSETS.has(ctx.request.charset.toLowerCase())) {
+    throw unsupportedCharset();
+  }
   const decode = decoderFor(ctx.req.headers['content-encoding']);
-  if (declaredLength !== undefined && Number(declaredLength) > BODY_LIMIT_BYTES) {
+  if (declaredLength !== undefined && Number(declaredLength) > limitBytes) {
     // Closing stops us reading (and the client sending) a body we are going to refuse anyway.
     ctx.set('Connection', 'close');
-    throw payloadTooLarge();
+    throw payloadTooLarge(limitBytes);
   }
-  const text = await readLimited(ctx.req, decode, () => ctx.set('Connection', 'close'));
+  const text = await readLimited(ctx.req, decode, limitBytes, () => ctx.set('Connection', 'close'));
   // A JSON document is never empty: "Content-Type: application/json" and no text is a client's bug.
   if (text.trim() === '') {
     throw invalidJson();
@@ -67,6 +72,9 @@ const readJsonBody = async (ctx: ParameterizedContext<AppState>): Promise<unknow
     throw invalidJson();
   }
 };
+
+/** No charset parameter means UTF-8 for application/json. */
+const UTF8_CHARSETS: ReadonlySet<string> = new Set(['', 'utf-8', 'utf8']);
 
 type Decoder = (() => NodeJS.ReadWriteStream) | undefined;
 
@@ -97,7 +105,7 @@ const decoderFor = (contentEncoding: string | undefined): Decoder => {
  * The limit counts inflated bytes and reading stops as soon as it is passed, so a small compressed body
  * that inflates to gigabytes (a zip bomb) costs at most the limit in memory.
  */
-const readLimited = async (request: IncomingMessage, decode: Decoder, onOverflow: () => void): Promise<string> => {
+const readLimited = async (request: IncomingMessage, decode: Decoder, limitBytes: number, onOverflow: () => void): Promise<string> => {
   const source: Readable = decode === undefined ? request : (pipeline(request, decode(), () => {}) as unknown as Readable);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -105,9 +113,9 @@ const readLimited = async (request: IncomingMessage, decode: Decoder, onOverflow
     for await (const chunk of source) {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
       size += buffer.length;
-      if (size > BODY_LIMIT_BYTES) {
+      if (size > limitBytes) {
         onOverflow();
-        throw payloadTooLarge();
+        throw payloadTooLarge(limitBytes);
       }
       chunks.push(buffer);
     }

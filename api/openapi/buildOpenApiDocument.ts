@@ -22,6 +22,18 @@ const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonObject => 
 
 const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
 
+const TAG_DESCRIPTIONS: Readonly<Record<OperationSpec['tag'], string>> = {
+  Probes: 'Liveness and readiness for load balancers and orchestrators; public, never rate limited.',
+  Catalog: 'The presets, their profiles and record fields, their fidelity reports, and the plans; public.',
+  Simulations: 'Running simulations, the history of runs, replays of their records, and download links.',
+  Models: "The account's own behavioural models: definitions checked, stored as immutable versions, and run like presets.",
+  Streams: 'Live streams: a time-ordered run delivered as it happens, over Server-Sent Events or to a webhook, with labelled disorder.',
+  Account: "The caller's account and its usage against the plan's quotas.",
+  'API keys': "Creating, listing, rolling and revoking the account's API keys.",
+  'Sign-in': 'OAuth sign-in (GitHub, Google) for the browser console, and signing out.',
+  Operations: "Operators' interfaces: Prometheus metrics and the queue dashboard.",
+};
+
 export interface OpenApiOptions {
   /** The service's public origin, listed as the server. */
   readonly publicUrl?: string;
@@ -55,7 +67,9 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
           ? { 'application/json': { schema: component(spec.body, 'output') } }
           : spec.text !== undefined
             ? { [spec.text]: { schema: { type: 'string' } } }
-            : undefined;
+            : spec.binary !== undefined
+              ? { [spec.binary]: { schema: { type: 'string', format: 'binary' } } }
+              : undefined;
     for (const [mediaType, description] of Object.entries(spec.alternatives ?? {})) {
       if (content !== undefined) {
         content[mediaType] = { schema: { type: 'string', description } };
@@ -71,10 +85,9 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
       operationId: operation.operationId,
       tags: [operation.tag],
       summary: operation.summary,
-      ...(operation.description === undefined ? {} : { description: operation.description }),
-      ...(operation.security === undefined
-        ? {}
-        : { security: operation.security.map((alternative) => Object.fromEntries(alternative.map((name) => [name, []]))) }),
+      description: operation.description,
+      // `security: []` says an operation is public, rather than leaving readers to guess.
+      security: (operation.security ?? []).map((alternative) => Object.fromEntries(alternative.map((name) => [name, []]))),
       ...(operation.parameters === undefined
         ? {}
         : {
@@ -102,7 +115,7 @@ export const buildOpenApiDocument = (options: OpenApiOptions = {}, operations: r
         'Generates synthetic behavioral telemetry from seeded, reproducible domain models. Authenticate with `Authorization: Bearer <API key>` or, in a browser, the `service_session` cookie of an OAuth sign-in. Every response carries `X-Request-ID`; every error is the `ErrorEnvelope`.',
     },
     ...(options.publicUrl === undefined ? {} : { servers: [{ url: options.publicUrl }] }),
-    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     paths,
     components: {
       schemas,

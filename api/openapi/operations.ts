@@ -14,12 +14,14 @@ import { healthResponseSchema, readinessResponseSchema } from '../routes/health/
 import { presetFidelityQuerySchema, presetFidelitySchema, presetListSchema, presetSchema } from '../routes/presets/schema.ts';
 import { listSimulationsQuerySchema, runListSchema, runSchema } from '../routes/simulations/historySchema.ts';
 import { simulationRequestSchema, simulationResultSchema } from '../routes/simulations/schema.ts';
+import { datasetQuerySchema } from '../routes/simulations/datasetSchema.ts';
 import { createLinkBodySchema, linkCreatedSchema } from '../routes/downloads/schema.ts';
 import { planListSchema } from '../routes/plans/schema.ts';
 import { dailyUsageQuerySchema, dailyUsageResponseSchema } from '../routes/usage/dailyUsageSchema.ts';
 import { usageResponseSchema } from '../routes/usage/schema.ts';
 import { PRESETS } from '../../shared/engine/index.ts';
 import { createStreamSchema, listStreamsQuerySchema, streamSchema } from '../routes/streams/schema.ts';
+import { MODEL_OPERATIONS } from './modelOperations.ts';
 
 const PRESET_PARAMETER = `A preset name (${PRESETS.map((p) => `\`${p.name}\``).join(', ')}) or an alias (${PRESETS.flatMap((p) => p.aliases.map((a) => `\`${a}\``)).join(', ')}).`;
 
@@ -35,6 +37,8 @@ export interface ResponseSpec {
   readonly body?: NamedSchema | 'error';
   /** A non-JSON body, by media type (the metrics exposition). */
   readonly text?: string;
+  /** A binary body, by media type (a dataset's zip archive). */
+  readonly binary?: string;
   /** Further media types of the same answer, chosen by Accept, with what each holds. */
   readonly alternatives?: Readonly<Record<string, string>>;
   /** Response headers beyond X-Request-ID, by name: their descriptions. */
@@ -52,14 +56,15 @@ interface ParameterSpec {
 type SecurityName = 'apiKey' | 'sessionCookie' | 'metricsToken';
 
 export interface OperationSpec {
-  readonly method: 'get' | 'post' | 'delete';
+  readonly method: 'get' | 'put' | 'post' | 'delete';
   /** OpenAPI path template: `/v1/api-keys/{key_id}`. */
   readonly path: string;
   readonly operationId: string;
-  readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Streams' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
+  readonly tag: 'Probes' | 'Catalog' | 'Simulations' | 'Models' | 'Streams' | 'Account' | 'API keys' | 'Sign-in' | 'Operations';
   readonly summary: string;
-  readonly description?: string;
-  /** Alternatives, any one of which suffices; absent for public operations. */
+  /** Every operation has one (Spectral's `operation-description`). */
+  readonly description: string;
+  /** Alternatives, any one of which suffices; absent for public operations (`security: []`). */
   readonly security?: readonly (readonly SecurityName[])[];
   readonly parameters?: readonly ParameterSpec[];
   readonly requestBody?: NamedSchema;
@@ -89,7 +94,7 @@ const authFailures = {
 const bodyFailures = {
   400: error('`invalid_json`: the body is not parseable JSON (or not UTF-8, or empty), does not inflate, or nests arrays and objects deeper than 32 levels.'),
   413: error('`payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`).'),
-  415: error('`unsupported_media_type`: a body that is not `application/json`, or a `Content-Encoding` other than gzip or deflate.'),
+  415: error('`unsupported_media_type`: a body that is not `application/json` or declares a charset other than UTF-8, or a `Content-Encoding` other than gzip or deflate.'),
   422: error('`validation_failed`: the body fails the schema; `details.issues` lists `{path, message}` per problem, unknown fields included.'),
 } as const;
 
@@ -112,7 +117,8 @@ const SIMULATION_ALTERNATIVES = {
 /** The run's identity, in every format. */
 const SIMULATION_HEADERS = {
   'Simulation-Id': "The run's simulation_id.",
-  'Simulation-Preset': 'The canonical preset name.',
+  'Simulation-Preset': "The canonical preset name, or the model's name for a model run.",
+  'Simulation-Model': 'A model run only: the model version, `name@version`.',
   'Simulation-Profile': 'The profile used.',
   'Simulation-Seed': 'The seed used (drawn when the request gave none).',
   'Simulation-Engine-Version': "The engine's service_version.",
@@ -201,6 +207,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listPresets',
     tag: 'Catalog',
     summary: 'List the presets',
+    description:
+      'Every preset the service serves, with its profiles, record fields and whether it is available now. Public: no credentials.',
     responses: { 200: { description: 'Every preset.', body: named('PresetList', presetListSchema) } },
   },
   {
@@ -209,6 +217,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getPreset',
     tag: 'Catalog',
     summary: 'One preset',
+    description:
+      'One preset by name (or the alias `mobile`), with its profiles, record fields and availability. Public: no credentials.',
     parameters: [
       {
         name: 'preset',
@@ -260,7 +270,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: 'Run a simulation',
     description:
-      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole.',
+      'Checks, in order: authentication (401/403), the response format from `Accept` (406, not counted by the rate limiter), the rate limit (429), the body (400/413/415/422), the per-request maximum, the monthly request and interaction quotas (403), a concurrency slot (429); then runs the simulation. Answers past authentication carry `RateLimit-Policy` and `RateLimit`. The result is JSON (absent `Accept`, `*/*` or `application/json`), NDJSON (`application/x-ndjson`), CSV (`text/csv`) or Parquet (`application/vnd.apache.parquet`), quality values honoured; every format holds the same records and is streamed as it is made. From engine 3 a `scenario` of 1–16 events may be given (422 `validation_failed` with an engine before 3, an event type the preset does not have, or a bound crossed); the JSON result echoes it, and engine-3 records end with `scenario_event`. A run that fails after its first bytes were sent ends the connection without the terminating chunk, so a partial body never looks whole. Instead of `preset`, `model` runs one of the account\'s models (`name`, its latest version, or `name@version`; exactly one of the two, else 422): on engine 3 or later (1 or 2 is 422), with the model\'s profiles and scenario event types; the result\'s `preset` is the model\'s name and `model` its version (null for a preset run). An unknown, deleted or another account\'s model is 404 `model_not_found`, counted in the rate window.',
     security: CALLER,
     parameters: [IDEMPOTENCY_KEY],
     requestBody: named('SimulationRequest', simulationRequestSchema),
@@ -276,6 +286,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       422: idempotencyFailures[422],
       401: authFailures[401],
       406: error('`not_acceptable`: `Accept` allows none of the formats; `supported` lists them.'),
+      404: error("`model_not_found`: `model` names no live model (or version) of the caller's.", RATE_LIMIT_FIELDS),
       403: error(
         '`account_disabled`, `csrf_rejected`, `interactions_per_request_exceeded` (`limit`, `requested`; an idempotent replay too, against the current plan), `monthly_request_quota_exceeded` (`limit`, `used`, `resets_at`) or `monthly_interaction_quota_exceeded` (`limit`, `used`, `requested`, `resets_at`).',
         RATE_LIMIT_FIELDS,
@@ -322,6 +333,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getSimulation',
     tag: 'Simulations',
     summary: 'One run of the caller',
+    description:
+      "A run of the caller's account by its `simulation_id`: its inputs, status, engine version, timing and the credential that made it. A run is found from the instant it is admitted (status `queued`), through its settling, to its row in the history.",
     security: CALLER,
     parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a run.', schema: runSchema.shape.simulation_id }],
     responses: {
@@ -337,7 +350,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Simulations',
     summary: "A completed run's records, again",
     description:
-      "Runs the recorded inputs again (its `scenario` included) on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (the engine runs once per run, format and coding to learn it, then never again for it). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.",
+      "Runs the recorded inputs again (its `scenario` included) on the run's recorded engine `service_version`, through the same queue and workers: the same records, byte for byte, under the same `simulation_id` (only `metadata.compute_ms` is measured anew). Passes the rate limiter and takes a concurrency slot while it streams, like a new run, but counts against no monthly quota and adds nothing to the history. Checks, in order: authentication, the response format from `Accept` (406, not counted), the rate limit, the run (404, 409, 410), the account's current per-request maximum (403), a concurrency slot. Any format of `POST /v1/simulations` (JSON, NDJSON, CSV, Parquet), streamed the same way, with the same `Simulation-*` headers (`Simulation-Id` is the recorded run's). Resumable: `Accept-Ranges: bytes`, a strong `ETag`, `Range` (206) guarded by `If-Range`, 416 past the end; `HEAD` answers the length (learnt from a streamed run's first answer, or by running the engine once per run, format and coding, shared by the requests that wait on it, then never again; a `HEAD` whose length cannot be learnt in time answers without `Content-Length`, never 5xx). A ranged replay counts like any replay. JSON states the recorded `metadata.compute_ms`, so every replay is the first answer byte for byte.",
     security: CALLER,
     parameters: [{ name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run.', schema: runSchema.shape.simulation_id }, ...RANGE_PARAMETERS],
     responses: {
@@ -361,6 +374,36 @@ export const OPERATIONS: readonly OperationSpec[] = [
     },
   },
   {
+    method: 'get',
+    path: '/v1/simulations/{simulation_id}/dataset',
+    operationId: 'getSimulationDataset',
+    tag: 'Simulations',
+    summary: 'A completed scenario run as a labelled benchmark dataset',
+    description:
+      "A zip archive, streamed as it is made, that anomaly and change-detection benchmarks load: one CSV per sequence and the labels of every scenario event (docs/datasets.md). `timeeval`: `test/<sequence_id>.csv` (`timestamp,value-0,…,is_anomaly,anomaly_type`: every numeric field a value column, `is_anomaly` 1 inside an event's window, `anomaly_type` its type), `train/<sequence_id>.csv` (the same sequence in the run without the scenario, its matched counterfactual, `is_anomaly` all 0) and `datasets.json` (TimeEval's custom-datasets registry). `nab`: `data/<sequence_id>.csv` (`timestamp,value`), `labels/combined_labels.json` (each event's first timestamp) and `labels/combined_windows.json` (each event's `[start, end]`). Both end with `manifest.json`: the run's inputs and engine, `placed` and `unplaced`, per file its sequence, rows and anomaly count, and the field-to-column map. Timestamps are the record's step within its sequence. Runs the recorded inputs again (twice for `timeeval`) like `GET /v1/simulations/{simulation_id}/records`: passes the rate limiter and takes a concurrency slot while it streams, counts against no monthly quota. Checks, in order: authentication, the query (422, not counted), the rate limit, the run (404, 409, 410, 422), the account's current per-request maximum (403), a concurrency slot.",
+    security: CALLER,
+    parameters: [
+      { name: 'simulation_id', in: 'path', required: true, description: 'The `simulation_id` of a completed run with a scenario.', schema: runSchema.shape.simulation_id },
+      { name: 'layout', in: 'query', required: true, description: '`timeeval` or `nab`.', schema: datasetQuerySchema.shape.layout },
+      { name: 'field', in: 'query', required: false, description: "`nab` only: the numeric record field of NAB's `value` column; the preset's first numeric field when absent.", schema: datasetQuerySchema.shape.field },
+    ],
+    responses: {
+      200: {
+        description: 'The archive (`application/zip`).',
+        binary: 'application/zip',
+        headers: { ...RATE_LIMIT_FIELDS, 'Content-Disposition': '`attachment; filename="<simulation_id>-<layout>.zip"`.' },
+      },
+      ...authFailures,
+      404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable).", RATE_LIMIT_FIELDS),
+      403: error("`interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`; `account_disabled`.", RATE_LIMIT_FIELDS),
+      409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`); `preset_unavailable`: its preset is out of service.', RATE_LIMIT_FIELDS),
+      410: error('`engine_version_retired`: the engine major that made the run was removed (`details.service_version`).', RATE_LIMIT_FIELDS),
+      422: error('`validation_failed`: a missing or unknown `layout`, a `field` that is not a numeric field of the preset (or given with `timeeval`), an unknown parameter, or a run without a scenario (`simulation_id`); `details.issues` names it.'),
+      429: error('`rate_limit_exceeded` or `concurrency_limit_exceeded`, with `limit` and `retry_after`.', { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
+      503: unavailable,
+    },
+  },
+  {
     method: 'post',
     path: '/v1/simulations/{simulation_id}/links',
     operationId: 'createDownloadLink',
@@ -375,6 +418,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
       201: { description: 'The link.', body: named('DownloadLink', linkCreatedSchema) },
       ...bodyFailures,
       ...authFailures,
+      403: error(
+        "`interactions_per_request_exceeded` (`limit`, `requested`): the run is larger than the account's current `max_interactions_per_request`, as every download through the link would answer; `account_disabled`; `csrf_rejected`.",
+      ),
       404: error("`simulation_not_found`: unknown, malformed, or another account's id (indistinguishable)."),
       409: error('`simulation_not_completed`: the run is queued, failed, timed out or cancelled (`details.status`).'),
     },
@@ -412,6 +458,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getAccount',
     tag: 'Account',
     summary: "The caller's account",
+    description:
+      "The account the credential belongs to: its id, e-mail, plan and when it was created.",
     security: CALLER,
     responses: { 200: { description: 'The account.', body: named('Account', accountResponseSchema) }, ...authFailures },
   },
@@ -421,6 +469,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getUsage',
     tag: 'Account',
     summary: "The caller's plan, usage and remaining quota this month",
+    description:
+      "The plan's limits, the requests and interactions used this calendar month (UTC), what remains, and when the month resets.",
     security: CALLER,
     responses: { 200: { description: 'Usage and quota of the current calendar month (UTC).', body: named('Usage', usageResponseSchema) }, ...authFailures },
   },
@@ -459,6 +509,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listApiKeys',
     tag: 'API keys',
     summary: "List the caller's API keys, active and revoked",
+    description:
+      "Every API key of the account, newest first, with its prefix, name, creation, last use, expiry and revocation; never a secret.",
     security: CALLER,
     responses: { 200: { description: 'Metadata only; secrets are never shown again.', body: named('ApiKeyList', apiKeyListSchema) }, ...authFailures },
   },
@@ -484,7 +536,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       400: error(`${invalidIdempotencyKey}\`invalid_json\`: the body is not parseable JSON (or not UTF-8), or nests arrays and objects deeper than 32 levels.`),
       401: authFailures[401],
       403: error("`api_key_limit_reached` (`limit`) beyond the plan's active keys, or when the limit plus one keys already authenticate (keys in a roll's grace period count); `account_disabled`; `csrf_rejected`."),
-      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay is not counted.', RETRY_AFTER),
+      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; an idempotent replay and a refused body (400, 413, 415, 422) are not counted.', RETRY_AFTER),
     },
   },
   {
@@ -506,7 +558,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       ...authFailures,
       404: error("`api_key_not_found`: unknown, malformed, or another account's key id."),
       409: error('`api_key_not_rollable`: the key is revoked or has already been rolled, or the roll would leave more than the plan\'s active-key limit plus one keys authenticating (`limit`).'),
-      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour.', RETRY_AFTER),
+      429: error('`rate_limit_exceeded` (`limit` 20, `retry_after`): more than 20 key creations and rolls by the account within an hour; a refused body (400, 413, 415, 422) is not counted.', RETRY_AFTER),
     },
   },
   {
@@ -621,6 +673,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'listStreams',
     tag: 'Streams',
     summary: "The caller's streams, newest first",
+    description: 'Paged like the run history: `limit` streams a page, and `next_cursor` (opaque) for the next one, or null on the last page.',
     security: CALLER,
     parameters: [
       { name: 'limit', in: 'query', required: false, description: 'Streams per page, 1–100 (default 20).', schema: listStreamsQuerySchema.shape.limit },
@@ -638,6 +691,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     operationId: 'getStream',
     tag: 'Streams',
     summary: 'One stream of the caller',
+    description: 'The Stream as it is now: its `status`, how many events were `delivered`, and `last_error` when a webhook sink failed.',
     security: CALLER,
     parameters: [{ name: 'stream_id', in: 'path', required: true, description: 'The `id` of a stream.', schema: streamSchema.shape.id }],
     responses: {
@@ -682,6 +736,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       422: error('`validation_failed`: a Last-Event-ID that is not a position.'),
     },
   },
+  ...MODEL_OPERATIONS,
 ];
 
 /**
@@ -691,6 +746,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
 export const UNDOCUMENTED_ROUTES: Readonly<Record<string, string>> = {
   'GET /': 'the landing page (HTML)',
   'GET /account': 'the web console (HTML)',
+  'GET /account/{page}': "the web console's other pages (the same HTML; its script shows the page)",
   'GET /assets/{version}/{path}': "the web pages' assets",
   'GET /docs': 'this reference, rendered (HTML)',
   'GET /docs/{asset}': "the reference page's assets",

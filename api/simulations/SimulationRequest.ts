@@ -1,10 +1,16 @@
-import type { PresetDefinition } from '../../shared/engine/index.ts';
 import type { RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
+import type { ModelSpecification } from '../../shared/jobs/RunSpecification.ts';
 
-/** A validated request, names resolved: the canonical preset, the profile to use, the seed if one was given. */
+/** A validated request, names resolved: the canonical preset or the model version, the profile to use, the seed if one was given. */
 export interface SimulationRequest {
-  readonly preset: PresetDefinition;
+  /**
+   * The canonical preset (its definition), or for a model run the model's name (the result's `preset`):
+   * either way `preset.name` is what the run is called.
+   */
+  readonly preset: { readonly name: string };
+  /** The model version a model run is made from (DECISIONS "Models"); absent for a preset run. */
+  readonly model?: ModelSpecification | undefined;
   readonly profile: string;
   readonly seed: number | undefined;
   readonly numInteractions: number;

@@ -23,7 +23,7 @@ type ReplayState = AppState & {
 };
 
 /** Why a run cannot be replayed, or the request that replays it. */
-const toReplay = (services: Services, row: SimulationRunRow | null): SimulationRequest | AppError => {
+const toReplay = async (services: Services, accountId: string, row: SimulationRunRow | null): Promise<SimulationRequest | AppError> => {
   if (row === null) {
     return simulationNotFound();
   }
@@ -33,12 +33,8 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
   if (!isEngineVersionServed(row.service_version)) {
     return engineVersionRetired(row.service_version);
   }
-  const preset = resolvePreset(row.preset);
-  if (preset === undefined || !isPresetAvailable(services.config, preset)) {
-    return presetUnavailable(row.preset);
-  }
-  return {
-    preset,
+  // What a replay of the row runs again: its recorded inputs, under its recorded engine.
+  const recorded = {
     profile: row.profile,
     seed: row.seed,
     numInteractions: row.num_interactions,
@@ -47,6 +43,19 @@ const toReplay = (services: Services, row: SimulationRunRow | null): SimulationR
     timing: row.timing ?? undefined,
     replayOf: { simulationId: row.id, serviceVersion: row.service_version },
   };
+  if (row.model_version !== null) {
+    // A model run replays its recorded version, even one deleted since (docs/models.md).
+    const stored = await services.models.recorded(accountId, row.preset, row.model_version);
+    if (stored === null || stored.spec.digest !== row.model_digest) {
+      return simulationNotFound();
+    }
+    return { preset: { name: row.preset }, model: stored.spec, ...recorded };
+  }
+  const preset = resolvePreset(row.preset);
+  if (preset === undefined || !isPresetAvailable(services.config, preset)) {
+    return presetUnavailable(row.preset);
+  }
+  return { preset, ...recorded };
 };
 
 /**
@@ -60,11 +69,15 @@ export const admitReplayRequest = (
   services: Services,
   // The run's id: the route's `simulation_id` unless the route knows it otherwise (a download link).
   simulationIdOf: (ctx: ParameterizedContext<ReplayState>) => string = (ctx) => (ctx.params as Partial<Record<string, string>>).simulation_id ?? '',
+  // A route's own reason not to replay a run it found (the dataset's: a run without a scenario), answered
+  // like the others, after the rate limiter counted the request and before any slot is taken.
+  refuse: (ctx: ParameterizedContext<ReplayState>, replay: SimulationRequest) => AppError | undefined = () => undefined,
 ): Middleware<ReplayState> =>
   async function admit(ctx, next) {
     const principal = requirePrincipal(ctx.state);
     const row = await findRun(services, { accountId: principal.accountId, id: simulationIdOf(ctx) });
-    const replay = toReplay(services, row);
+    const found = await toReplay(services, principal.accountId, row);
+    const replay = found instanceof AppError ? found : (refuse(ctx, found) ?? found);
     await holdReplayAdmission(ctx, services, replay, async (admission) => {
       if (!(replay instanceof AppError)) {
         ctx.state.replay = replay;

@@ -13,6 +13,8 @@ import type { Services } from '../Services.ts';
 import { admitSimulation } from '../limits/admitSimulation.ts';
 import { createRunLease } from './createRunLease.ts';
 import { drawSeed } from './drawSeed.ts';
+import { referenceOf } from './referenceOf.ts';
+import { resolvePreset } from '../../shared/engine/index.ts';
 
 export type AdmittedState = ValidatedState & { admission: SimulationAdmission };
 
@@ -37,8 +39,10 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
       // The validate stage's refusal comes first, answered once the rate limiter has counted the attempt.
       let refused: AppError | undefined = bodyRefusal;
       if (refused === undefined) {
-        if (!isPresetAvailable(services.config, input.preset)) {
-          refused = presetUnavailable(input.preset.name);
+        // A model is never out of service; a preset may be (the validate stage resolved it, so it exists).
+        const preset = input.model === undefined ? resolvePreset(input.preset.name) : undefined;
+        if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
+          refused = presetUnavailable(preset.name);
         } else if (input.numInteractions > current.limits.max_interactions_per_request) {
           refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.numInteractions);
         }
@@ -54,6 +58,7 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
                 apiKeyId: current.via.kind === 'api_key' ? current.via.apiKeyId : null,
                 sessionId: current.via.kind === 'session' ? current.via.sessionId : null,
                 preset: input.preset.name,
+                model: referenceOf(input.model) ?? null,
                 profile: input.profile,
                 seed: seedOf(),
                 numInteractions: input.numInteractions,

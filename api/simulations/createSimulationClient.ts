@@ -43,8 +43,8 @@ export interface SimulationSink {
 /**
  * Times are epoch milliseconds; startedAt and finishedAt of a run are the worker's clock. A completed
  * run's body is what came after the bytes written to the sink: its whole body when nothing was streamed.
- * A cancelled run's client left or stopped reading: `records` is what it is charged for, null when no
- * bytes had gone to it (given back whole).
+ * A cancelled run's client left, stopped reading, or held the run on its back-pressure until the deadline:
+ * `records` is what it is charged for, null when no bytes had gone to it (given back whole).
  */
 export type SimulationOutcome =
   | { readonly status: 'completed'; readonly body: Buffer; readonly startedAt: number; readonly finishedAt: number; readonly computeMs: number }
@@ -161,8 +161,30 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
       }
     });
   };
+  // A job its worker gave up on (the run's resumption failed: the data plane stayed unreachable, or no
+  // API process would take the run from it) fails in BullMQ with nobody to tell this process: its run
+  // answers 503 now, given back, rather than 504 at its deadline.
+  const checkFailed = async (): Promise<void> => {
+    const pending = [...waiters].filter(([, waiter]) => waiter.enqueued);
+    if (pending.length === 0) {
+      return;
+    }
+    const scores = connection.pipeline();
+    for (const [runId] of pending) {
+      scores.zscore(queue.toKey('failed'), runId);
+    }
+    const found = (await scores.exec()) ?? [];
+    pending.forEach(([runId, waiter], index) => {
+      const [error, score] = found[index] ?? [];
+      if (error === null && typeof score === 'string') {
+        logger.warn({ simulation_id: runId }, 'simulation job failed before its run was delivered');
+        waiter.fail(serviceUnavailable());
+      }
+    });
+  };
   const runCheck = (): void => {
     checkData().catch((error: unknown) => logger.debug({ error: describeError(error) }, 'could not check the Redis data'));
+    checkFailed().catch((error: unknown) => logger.debug({ error: describeError(error) }, 'could not check for failed jobs'));
   };
   const dataCheck = setInterval(runCheck, DATA_CHECK_INTERVAL_MS);
   dataCheck.unref();
@@ -224,20 +246,31 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
           resolve({ status: 'cancelled', startedAt, finishedAt: Date.now(), records: charged });
         });
       const onClientGone = (): void => cancelled();
-      const timer = setTimeout(
-        () =>
-          finish(() => {
-            stopRun();
-            resolve({ status: 'timed_out', finishedAt: Date.now() });
-          }),
-        Math.max(0, job.deadline - Date.now()),
-      );
+      // Set while the run's bytes wait on its client's back-pressure (the sink's write has not resolved).
+      let waitingOnClient = false;
+      const timer = setTimeout(() => {
+        if (waitingOnClient) {
+          // The deadline came while the run waited on its client: the client's doing, not the service's
+          // (docs/fair-use.md), settled like a client that left: charged for what it was sent.
+          cancelled();
+          return;
+        }
+        finish(() => {
+          stopRun();
+          resolve({ status: 'timed_out', finishedAt: Date.now() });
+        });
+      }, Math.max(0, job.deadline - Date.now()));
       sink?.signal?.addEventListener('abort', onClientGone);
 
       const reply = createRunReply({
-        write: (bytes) => {
+        write: async (bytes) => {
           startedAt ??= Date.now();
-          return write(bytes);
+          waitingOnClient = true;
+          try {
+            await write(bytes);
+          } finally {
+            waitingOnClient = false;
+          }
         },
         onWriteFailed: cancelled,
         onEnd: (end) =>
@@ -269,6 +302,9 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
         simulationId: job.simulationId,
         ...(runId === job.simulationId ? {} : { runId }),
         preset: job.preset,
+        ...(job.model === undefined
+          ? {}
+          : { model: { name: job.model.name, version: job.model.version, digest: job.model.digest, definition: job.model.definition as unknown as Record<string, unknown> } }),
         profile: job.profile,
         seed: job.seed,
         numInteractions: job.numInteractions,

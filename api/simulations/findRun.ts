@@ -4,12 +4,17 @@ import { readInflightRuns } from './readInflightRuns.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** One run of the account, recorded or in flight, or null (unknown, malformed, another account's). */
+/**
+ * One run of the account, recorded or in flight, or null (unknown, malformed, another account's). A run
+ * is found at every instant between its admission and its row: its in-flight entry, settled or not, is
+ * dropped only once its row is committed (api/simulations/createRunLease.ts), so a run missing from both
+ * reads was dropped between them, and its row is there when read again.
+ */
 export const findRun = async (services: Services, input: { accountId: string; id: string }): Promise<SimulationRunRow | null> => {
   const row = await findSimulationRun(services.pool, input);
   if (row !== null || !UUID.test(input.id.toLowerCase())) {
     return row;
   }
-  const [inflight] = await readInflightRuns(services, input.accountId, [input.id.toLowerCase()]);
-  return inflight ?? null;
+  const [inflight] = await readInflightRuns(services, input.accountId, { ids: [input.id.toLowerCase()], settled: true });
+  return inflight ?? (await findSimulationRun(services.pool, input));
 };

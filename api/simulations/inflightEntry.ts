@@ -42,6 +42,7 @@ const runInputSchema = z.object({
   serviceVersion: z.string(),
   scenario: scenarioSchema.nullable().optional(),
   timing: runTimingSchema.nullable().optional(),
+  model: z.object({ name: z.string(), version: z.number(), digest: z.string() }).nullable().optional(),
 });
 
 const settlementSchema = z.object({
@@ -77,7 +78,8 @@ export const parseInflightEntry = (raw: string): InflightEntry | undefined => {
 export const encodeInflightEntry = (entry: InflightEntry): string => JSON.stringify(entry);
 
 /** A run's fields as admit.lua stores them in the entry's `r`. */
-export const encodeRunInput = (run: SimulationRunInput): string => JSON.stringify({ ...run, scenario: run.scenario ?? null, timing: run.timing ?? null });
+export const encodeRunInput = (run: SimulationRunInput): string =>
+  JSON.stringify({ ...run, scenario: run.scenario ?? null, timing: run.timing ?? null, model: run.model ?? null });
 
 /** µs since the epoch as an ISO timestamp to the microsecond (a Date keeps milliseconds only). */
 export const isoMicros = (us: number): string => {

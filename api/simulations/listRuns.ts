@@ -7,15 +7,14 @@ const newestFirst = (a: SimulationRunRow, b: SimulationRunRow): number =>
 
 /**
  * One page of the account's history: the ledger's rows merged with the runs still in flight, which have
- * no row until they settle (api/simulations/createRunLease.ts), by the same keyset (created_at to the µs,
- * id), newest first. A run settling meanwhile may be in both: the ledger's row wins.
+ * no row until they settle and whose row may not be committed yet once they have
+ * (api/simulations/createRunLease.ts), by the same keyset (created_at to the µs, id), newest first. Redis
+ * is read first: an entry is dropped only once its row is committed, so a run gone from the first read
+ * is in the second. A run settling meanwhile may be in both: the ledger's row wins.
  */
 export const listRuns = async (services: Services, input: ListSimulationRunsInput): Promise<readonly SimulationRunRow[]> => {
-  const wantsQueued = input.status === undefined || input.status === 'queued';
-  const [rows, inflight] = await Promise.all([
-    listSimulationRuns(services.pool, input),
-    wantsQueued ? readInflightRuns(services, input.accountId) : Promise.resolve([]),
-  ]);
+  const inflight = await readInflightRuns(services, input.accountId, { settled: true });
+  const rows = await listSimulationRuns(services.pool, input);
   if (inflight.length === 0) {
     return rows;
   }
@@ -25,6 +24,7 @@ export const listRuns = async (services: Services, input: ListSimulationRunsInpu
     (row) =>
       !recorded.has(row.id) &&
       (input.preset === undefined || row.preset === input.preset) &&
+      (input.status === undefined || row.status === input.status) &&
       (after === undefined || row.cursor_at < after.createdAt || (row.cursor_at === after.createdAt && row.id < after.id)),
   );
   return [...rows, ...pending].sort(newestFirst).slice(0, input.limit);

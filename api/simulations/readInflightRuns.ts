@@ -3,27 +3,41 @@ import { accountRunKeys } from '../limits/limitKeys.ts';
 import type { Services } from '../Services.ts';
 import { type InflightEntry, isoMicros, parseInflightEntry } from './inflightEntry.ts';
 
-/** An in-flight run as the history shows it: `queued` until its one ledger row is written. */
+/**
+ * An in-flight run as the history shows it: `queued` until it settles, then as the ledger row its entry
+ * leads to (the row being written meanwhile says the same).
+ */
 const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string, string>): SimulationRunRow => ({
   id,
   preset: entry.r.preset,
   profile: entry.r.profile,
   seed: entry.r.seed,
   num_interactions: entry.r.numInteractions,
-  status: 'queued',
+  status: entry.f?.status ?? 'queued',
   created_at: new Date(Math.floor(entry.t / 1000)).toISOString(),
-  finished_at: null,
-  compute_ms: null,
+  finished_at: entry.f?.finishedAt ?? null,
+  compute_ms: entry.f?.computeMs ?? null,
   service_version: entry.r.serviceVersion,
   scenario: entry.r.scenario ?? null,
   timing: entry.r.timing ?? null,
+  model_version: entry.r.model?.version ?? null,
+  model_digest: entry.r.model?.digest ?? null,
   api_key_id: entry.r.apiKeyId,
   key_prefix: entry.r.apiKeyId === null ? null : (keyPrefixes.get(entry.r.apiKeyId) ?? null),
   cursor_at: isoMicros(entry.t),
 });
 
-/** The account's runs Redis holds in flight (not settled yet), as history rows. */
-export const readInflightRuns = async (services: Services, accountId: string, ids?: readonly string[]): Promise<SimulationRunRow[]> => {
+/**
+ * The account's runs Redis holds in flight (not settled yet), as history rows; with `settled`, also those
+ * settled whose entry is not dropped yet (its row may not be committed: the history and a lookup by id
+ * must still find the run then). A settled run that never began leads to no row and is never shown.
+ */
+export const readInflightRuns = async (
+  services: Services,
+  accountId: string,
+  options: { readonly ids?: readonly string[]; readonly settled?: boolean } = {},
+): Promise<SimulationRunRow[]> => {
+  const { ids } = options;
   const { inflight } = accountRunKeys(services.redisPrefix, accountId);
   let raw: [string, string | null][];
   if (ids === undefined) {
@@ -35,8 +49,7 @@ export const readInflightRuns = async (services: Services, accountId: string, id
   const entries: [string, InflightEntry][] = [];
   for (const [id, value] of raw) {
     const entry = value === null ? undefined : parseInflightEntry(value);
-    // Settled entries are on their way out: their row is (or is about to be) the ledger's.
-    if (entry !== undefined && entry.s === 'run') {
+    if (entry !== undefined && (entry.s === 'run' || (options.settled === true && entry.f !== undefined && entry.f !== null))) {
       entries.push([id, entry]);
     }
   }

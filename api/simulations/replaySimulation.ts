@@ -4,6 +4,7 @@ import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 import type { SimulationRequest } from './SimulationRequest.ts';
+import { referenceOf } from './referenceOf.ts';
 import { type RunSimulationOptions, type SimulationResponse, streamRun } from './streamRun.ts';
 
 /**
@@ -42,7 +43,14 @@ export const replaySimulation = async (
   const deadline = Date.now() + services.config.simulationTimeoutMs;
   return streamRun(
     services,
-    { simulationId: replayOf.simulationId, preset: request.preset.name, profile: request.profile, seed, engineVersion: replayOf.serviceVersion },
+    {
+      simulationId: replayOf.simulationId,
+      preset: request.preset.name,
+      model: referenceOf(request.model),
+      profile: request.profile,
+      seed,
+      engineVersion: replayOf.serviceVersion,
+    },
     options,
     async (sink): Promise<SimulationOutcome> => {
       try {
@@ -51,6 +59,7 @@ export const replaySimulation = async (
             simulationId: replayOf.simulationId,
             runId: admission?.simulationId ?? randomUUID(),
             preset: request.preset.name,
+            model: request.model,
             profile: request.profile,
             seed,
             numInteractions: request.numInteractions,

@@ -2,6 +2,7 @@ import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { drawSeed } from './drawSeed.ts';
+import { referenceOf } from './referenceOf.ts';
 import { internalError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { replaySimulation } from './replaySimulation.ts';
@@ -38,6 +39,7 @@ export const runSimulation = async (
   const admitted = {
     simulationId: admission.simulationId,
     preset: request.preset.name,
+    model: request.model,
     profile: request.profile,
     seed: admission.seed ?? request.seed ?? drawSeed(),
     numInteractions: request.numInteractions,
@@ -47,6 +49,7 @@ export const runSimulation = async (
   const identity: SimulationIdentity = {
     simulationId: admitted.simulationId,
     preset: admitted.preset,
+    model: referenceOf(request.model),
     profile: admitted.profile,
     seed: admitted.seed,
     engineVersion: request.serviceVersion,

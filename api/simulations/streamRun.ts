@@ -1,5 +1,7 @@
+import type { Socket } from 'node:net';
+import type { ModelReference } from '../../shared/jobs/RunSpecification.ts';
 import { PassThrough, type Readable } from 'node:stream';
-import { CHUNK_BYTES, type OutputFormat, type PresetName } from '../../shared/engine/index.ts';
+import { CHUNK_BYTES, type OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
@@ -8,7 +10,10 @@ import type { SimulationOutcome, SimulationSink } from './createSimulationClient
 /** The run's identity, sent as the Simulation-* headers in every format. */
 export interface SimulationIdentity {
   readonly simulationId: string;
-  readonly preset: PresetName;
+  /** The canonical preset, or the model's name. */
+  readonly preset: string;
+  /** A model run's version (the `Simulation-Model` header); absent for a preset run. */
+  readonly model?: ModelReference | undefined;
   readonly profile: string;
   readonly seed: number;
   readonly engineVersion: string;
@@ -28,34 +33,78 @@ export interface RunSimulationOptions {
   readonly format?: OutputFormat;
   /** Aborted when the client goes away: the run is stopped in its thread and settled cancelled. */
   readonly signal?: AbortSignal;
+  /**
+   * The client's connection, where a stall is measured; without it, what left the body for the response
+   * counts as taken.
+   */
+  readonly connection?: Socket;
 }
 
 /** The client took no bytes for STREAM_STALL_TIMEOUT_MS: it is treated as gone. */
 class ClientStalledError extends Error {}
 
+/** A value that changes whenever the client has taken more of its body. */
+type Progress = () => Promise<string>;
+
 /**
- * Waits until `body` can take more, or rejects once its client has taken nothing for `stallMs` (what it
- * took is what left the body for the socket) or went away. A client reading slowly is never cut off.
+ * What the client has taken, seen at the client's side of its connection: the socket's bytes handed to the
+ * kernel, and what the kernel still holds for the client. The kernel takes a slow reader's bytes in
+ * bursts of a megabyte or more (it wakes a writer only once a third of its buffer is free), so what
+ * left the socket alone would show a reader at 100 KB/s as stalled for seconds at a time; acknowledgements
+ * shrink what the kernel holds as the client reads (docs/fair-use.md).
  */
-const drained = (body: PassThrough, written: () => number, stallMs: number, signal: AbortSignal | undefined): Promise<void> =>
+const connectionProgress =
+  (services: Services, connection: Socket): Progress =>
+  async () => {
+    const handed = connection.bytesWritten - connection.writableLength;
+    const held = await services.sendQueues.read(connection);
+    return `${String(handed)}/${String(held)}`;
+  };
+
+/**
+ * Waits until `body` can take more, or rejects once its client has taken nothing for `stallMs` (measured
+ * by `progress`) or went away. A client reading slowly is never cut off.
+ */
+const drained = (body: PassThrough, progress: Progress, stallMs: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise<void>((resolve, reject) => {
-    const taken = (): number => written() - body.writableLength - body.readableLength;
-    let lastTaken = taken();
+    let lastTaken: string | undefined;
     let lastProgress = Date.now();
-    const check = setInterval(() => {
-      const now = taken();
+    let checking = false;
+    const look = async (): Promise<void> => {
+      const now = await progress();
       if (now !== lastTaken) {
         lastTaken = now;
         lastProgress = Date.now();
       } else if (Date.now() - lastProgress >= stallMs) {
         done(new ClientStalledError('the client stopped reading'));
       }
-    }, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
+    };
+    // One look at a time: a reading of the kernel's tables may outlast a tick.
+    const tick = (): void => {
+      if (checking) {
+        return;
+      }
+      checking = true;
+      look().then(
+        () => {
+          checking = false;
+        },
+        () => {
+          checking = false;
+        },
+      );
+    };
+    const check = setInterval(tick, Math.min(1000, Math.max(25, Math.floor(stallMs / 4))));
     // A check, not work: it never keeps a stopping process alive.
     check.unref();
     const onDrain = (): void => done();
     const onGone = (): void => done(new ClientAbortedError());
+    let settled = false;
     const done = (error?: Error): void => {
+      if (settled) {
+        return;
+      }
+      settled = true;
       clearInterval(check);
       body.off('drain', onDrain);
       body.off('close', onGone);
@@ -71,7 +120,9 @@ const drained = (body: PassThrough, written: () => number, stallMs: number, sign
     signal?.addEventListener('abort', onGone);
     if (signal?.aborted === true) {
       onGone();
+      return;
     }
+    tick();
   });
 
 /**
@@ -88,6 +139,10 @@ export const streamRun = async (
 ): Promise<SimulationResponse> => {
   let stream: PassThrough | undefined;
   let written = 0;
+  const progress: Progress =
+    options.connection === undefined
+      ? () => Promise.resolve(String(written - (stream?.writableLength ?? 0) - (stream?.readableLength ?? 0)))
+      : connectionProgress(services, options.connection);
   let streaming: (body: PassThrough) => void = () => {};
   const started = new Promise<PassThrough>((resolve) => {
     streaming = resolve;
@@ -103,7 +158,7 @@ export const streamRun = async (
       if (!stream.write(chunk)) {
         // The client reads slower than the run is made: wait, and let the wait reach the worker; a client
         // that takes nothing for the stall timeout is ended like one that left.
-        await drained(stream, () => written, services.config.streamStallTimeoutMs, options.signal);
+        await drained(stream, progress, services.config.streamStallTimeoutMs, options.signal);
       }
     },
   };

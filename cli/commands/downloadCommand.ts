@@ -1,9 +1,7 @@
-import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import type { SimulationFormat } from '../../sdk/index.ts';
 import { type CliContext, printJson } from '../CliContext.ts';
-import { openOutput } from '../openOutput.ts';
+import { writeBytesOut } from '../writeBytesOut.ts';
 import { integerIn } from '../parseOptionValues.ts';
 
 const FORMATS = ['json', 'ndjson', 'csv', 'parquet'];
@@ -15,25 +13,7 @@ interface DownloadOptions {
 
 const runDownload = async (context: CliContext, simulationId: string, options: DownloadOptions): Promise<void> => {
   const download = await context.client().downloadRecords(simulationId, options.format, { signal: context.signal });
-  const output = options.out === undefined ? undefined : openOutput(options.out);
-  let bytes = 0;
-  try {
-    await pipeline(
-      download.bytes,
-      async function* (chunks: AsyncIterable<Uint8Array>) {
-        for await (const chunk of chunks) {
-          bytes += chunk.byteLength;
-          yield chunk;
-        }
-      },
-      (output?.stream ?? context.stdout) as Writable,
-      { end: output !== undefined, signal: context.signal },
-    );
-    await output?.commit();
-  } catch (error) {
-    await output?.discard();
-    throw error;
-  }
+  const bytes = await writeBytesOut(context, download.bytes, options.out);
   const resumes = download.resumes();
   if (context.stderr.isTTY === true || resumes > 0) {
     context.stderr.write(`${bytes} bytes${options.out === undefined ? '' : ` written to ${options.out}`}${resumes === 0 ? '' : `; resumed ${resumes} time${resumes === 1 ? '' : 's'} after a cut connection`}\n`);

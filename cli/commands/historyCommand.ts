@@ -31,8 +31,13 @@ export const historyCommand = (context: CliContext): Command =>
             run.status,
             run.compute_ms === null ? '-' : String(run.compute_ms),
             run.service_version,
-            // The event types, in the scenario's order; the whole scenario is in --json.
-            run.scenario === null ? '-' : run.scenario.events.map((event) => event.type).join('+'),
+            // The event types, in the scenario's order, then random ones as random(types); the whole scenario is in --json.
+            run.scenario === null
+              ? '-'
+              : [
+                  ...(run.scenario.events ?? []).map((event) => event.type),
+                  ...(run.scenario.random === undefined ? [] : [`random(${run.scenario.random.types.join('|')})`]),
+                ].join('+'),
           ]),
         ),
       );

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { SimulationFormat, SimulationRequest } from '../../sdk/index.ts';
 import type { CliContext } from '../CliContext.ts';
 import { createRecordCounter } from '../countRecords.ts';
@@ -10,7 +10,8 @@ import { integerIn } from '../parseOptionValues.ts';
 import { parseScenario } from '../parseScenario.ts';
 
 interface SimulateOptions {
-  preset: string;
+  preset?: string;
+  model?: string;
   profile?: string;
   seed?: number;
   numInteractions: number;
@@ -26,8 +27,13 @@ interface SimulateOptions {
 }
 
 const runSimulate = async (context: CliContext, options: SimulateOptions): Promise<void> => {
+  if ((options.preset === undefined) === (options.model === undefined)) {
+    // A malformed command line (exit 2), like anything commander itself refuses.
+    context.stderr.write('error: give exactly one of --preset and --model\n');
+    throw new CommanderError(2, 'bss.presetOrModel', 'give exactly one of --preset and --model');
+  }
   const request: SimulationRequest = {
-    preset: options.preset,
+    ...(options.model === undefined ? { preset: options.preset } : { model: options.model }),
     num_interactions: options.numInteractions,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.profile === undefined ? {} : { profile: options.profile }),
@@ -84,8 +90,9 @@ const runSimulate = async (context: CliContext, options: SimulateOptions): Promi
 export const simulateCommand = (context: CliContext): Command =>
   new Command('simulate')
     .description("run a simulation; its records go to FILE or stdout, byte for byte the API's body in that format")
-    .requiredOption('--preset <preset>', 'preset name (see presets), or the alias mobile')
-    .option('--profile <profile>', "one of the preset's profiles (its default profile otherwise)")
+    .option('--preset <preset>', 'preset name (see presets), or the alias mobile')
+    .option('--model <name>', 'one of your models instead of a preset (see models list): NAME or NAME@VERSION')
+    .option('--profile <profile>', "one of the preset's or model's profiles (its default profile otherwise)")
     .option('--seed <seed>', 'a seed, 0-4294967295, for a reproducible run (drawn by the service otherwise)', integerIn(0, 4_294_967_295))
     .requiredOption('-n, --num-interactions <n>', 'number of interactions (records) to generate', integerIn(1, Number.MAX_SAFE_INTEGER))
     .addOption(new Option('--format <format>', 'output format (parquet: an Apache Parquet file, best with --out)').choices(['json', 'ndjson', 'csv', 'parquet']).default('json'))

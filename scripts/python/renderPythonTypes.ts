@@ -37,6 +37,11 @@ const NAMES: Readonly<Record<string, string>> = {
   'ScenarioRequest.events[]': 'ScenarioEventRequest',
   'SimulationResult.scenario|0': 'Scenario',
   'Scenario.events[]': 'ScenarioEvent',
+  'ScenarioRequest.random': 'RandomEventsRequest',
+  'Scenario.random': 'RandomEvents',
+  'Scenario.placed[]': 'PlacedEvent',
+  'Scenario.unplaced[]': 'ScenarioEvent',
+  'Run.scenario|0': 'RunScenario',
 };
 
 const PYTHON_KEYWORDS = new Set(

@@ -1,7 +1,7 @@
-import { hashSeed } from './hashSeed.ts';
 import { engineModelOf } from './engineModelOf.ts';
 import type { RunInput } from './presetTypes.ts';
 import { Rng } from './rng.ts';
+import { runKey } from './runKey.ts';
 import { checkScenario, SCENARIO_ENGINE_MAJOR } from './scenario.ts';
 import { DEFAULT_TIMING } from './eventTime/eventTimeModel.ts';
 import type { EngineModel, RunTiming, Simulator } from './simulator.ts';
@@ -36,11 +36,11 @@ export function createSimulation(input: RunInput): Simulation {
     if (model.scenarioEvents === undefined) {
       throw new RangeError(`scenarios need engine ${SCENARIO_ENGINE_MAJOR} or later, not ${serviceVersion}`);
     }
-    checkScenario(scenario, model.scenarioEvents.map((e) => e.type), model.timed === true);
+    checkScenario(scenario, model.scenarioEvents.map((e) => e.type), model.episodeLength, model.timed === true);
   }
   const timing = timingOf(input, model.timed === true, serviceVersion);
   // A model's randomness is addressed by its digest, as a preset's by its name (DECISIONS "Models").
-  const key = input.model === undefined ? hashSeed(input.preset, profile, seed) : hashSeed(input.model.digest, profile, seed);
+  const key = runKey(input);
   const rng = new Rng(key);
   const run = timing === undefined ? { key, scenario } : { key, scenario, timing };
   return { serviceVersion, model, simulator: model.createSimulator(profile, rng, run), count: numInteractions };

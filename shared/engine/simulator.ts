@@ -1,7 +1,8 @@
-import type { PresetName, RunOrder } from './presetTypes.ts';
+import type { PresetName } from './presetName.ts';
+import type { RunOrder } from './presetTypes.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
-import type { Scenario, ScenarioEventType } from './scenario.ts';
+import type { Scenario, ScenarioEventType, ScenarioOutcome } from './scenario.ts';
 
 /** Engine 4's clock inputs (DECISIONS "Event time"). */
 export interface RunTiming {
@@ -31,6 +32,8 @@ export interface RunContext {
 export interface Simulator {
   readonly values: Float64Array;
   next(): void;
+  /** Engine 3 on: the scenario's placed and unplaced events among the records made so far. */
+  scenarioOutcome?(): ScenarioOutcome;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { putChunk as importedPutChunk } from './byteChunk.ts';
 import { createSimulation } from './createSimulation.ts';
 import type { TextFormat } from './outputFormat.ts';
+import type { ScenarioOutcome } from './scenario.ts';
 import { engineModelOf } from './engineModelOf.ts';
 import type { RunInput } from './presetTypes.ts';
 import * as recordKinds from './recordLayout.ts';
@@ -26,8 +27,11 @@ export const CHUNK_BYTES = 256 * 1024;
 export interface RecordChunkOptions {
   /** Bytes before the records (the JSON result's head); part of the first chunk. */
   readonly head?: Uint8Array;
-  /** Bytes after the records, asked for once the last record is printed (so it can state the compute time). */
-  readonly tail?: () => Uint8Array;
+  /**
+   * Bytes after the records, asked for once the last record is printed (so it can state the compute time
+   * and, engine 3 on, what the run made of its scenario).
+   */
+  readonly tail?: (outcome: ScenarioOutcome | undefined) => Uint8Array;
   /** Cut chunks at this size; Infinity keeps the whole run in one chunk. */
   readonly chunkBytes?: number;
   /** Cut the first chunk sooner, so a streamed response's first bytes leave early; chunkBytes when absent. */
@@ -120,7 +124,7 @@ export function* writeRecordChunks(input: RunInput, format: TextFormat, options:
     }
   }
   if (format === 'json') view.setUint8(pos++, 93); // ']'
-  const tail = options.tail?.() ?? NO_BYTES;
+  const tail = options.tail?.(simulator.scenarioOutcome?.()) ?? NO_BYTES;
   if (pos + tail.length > buffer.byteLength) {
     const grown = new ArrayBuffer(pos + tail.length);
     new Uint8Array(grown).set(new Uint8Array(buffer, 0, pos));

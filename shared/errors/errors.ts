@@ -22,7 +22,11 @@ export const invalidIdempotencyKey = (): AppError =>
   new AppError(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters of visible ASCII (0x21-0x7E).');
 
 /** HTTP the server cannot parse (docs/errors.md): answered before any route sees it, or by Koa's parser. */
-export const malformedRequest = (): AppError => new AppError(400, 'malformed_request', 'The request is not well-formed HTTP/1.1.');
+export const malformedRequest = (message = 'The request is not well-formed HTTP/1.1.'): AppError => new AppError(400, 'malformed_request', message);
+
+/** An `Expect` other than `100-continue` (RFC 9110 §10.1.1): nothing else is ever met here. */
+export const expectationFailed = (): AppError =>
+  new AppError(417, 'expectation_failed', 'The only expectation this service meets is Expect: 100-continue.', { headers: { Connection: 'close' } });
 
 /** The client hung up before its body arrived: nobody reads this answer, and it is not our fault. */
 export class ClientAbortedError extends AppError {
@@ -87,10 +91,20 @@ export const apiKeyLimitReached = (limit: number): AppError =>
     details: { limit },
   });
 
+/** DECISIONS "Models": a definition is at most 64 KiB, the body limit of PUT /v1/models/{name} and of validate. */
+export const MODEL_BODY_LIMIT_BYTES = 64 * 1024;
+
+export const modelLimitReached = (limit: number): AppError =>
+  new AppError(403, 'model_limit_reached', `Your plan allows at most ${limit} models; delete one first, or add a version to an existing one.`, {
+    details: { limit },
+  });
+
 export const notFound = (): AppError => new AppError(404, 'not_found', 'No such resource.');
 
 export const presetNotFound = (preset: string): AppError =>
   new AppError(404, 'preset_not_found', `No preset is named ${JSON.stringify(preset.slice(0, 64))}.`);
+
+export const modelNotFound = (): AppError => new AppError(404, 'model_not_found', 'No such model (or no such version of it).');
 
 export const apiKeyNotFound = (): AppError => new AppError(404, 'api_key_not_found', 'No such API key.');
 
@@ -150,11 +164,14 @@ export const apiKeyRollLimitReached = (limit: number): AppError =>
     { details: { limit } },
   );
 
-export const payloadTooLarge = (): AppError =>
-  new AppError(413, 'payload_too_large', `The request body exceeds ${BODY_LIMIT_BYTES} bytes.`);
+export const payloadTooLarge = (limitBytes = BODY_LIMIT_BYTES): AppError =>
+  new AppError(413, 'payload_too_large', `The request body exceeds ${limitBytes} bytes.`);
 
 export const unsupportedMediaType = (): AppError =>
   new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json.');
+
+export const unsupportedCharset = (): AppError =>
+  new AppError(415, 'unsupported_media_type', 'Request bodies must be application/json in UTF-8 (no charset, or charset=utf-8).');
 
 export const unsupportedContentEncoding = (): AppError =>
   new AppError(415, 'unsupported_media_type', 'Request bodies may be sent as is, or with Content-Encoding gzip or deflate.');

@@ -22,7 +22,20 @@ export const SIMULATION_JOB_NAME = 'simulate';
  */
 export const simulationJobDataSchema = z.object({
   simulationId: z.uuid(),
-  preset: z.enum(PRESET_NAMES),
+  /** The canonical preset, or the model's name for a model run (the result's `preset`). */
+  preset: z.string().min(1).max(64),
+  /**
+   * A model run's version, definition included (checked again and compiled by the worker, which never
+   * reads the database for it); absent for a preset run.
+   */
+  model: z
+    .object({
+      name: z.string().min(1).max(40),
+      version: z.int().min(1),
+      digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+      definition: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
   profile: z.string().min(1).max(64),
   seed: z.int().min(0).max(4_294_967_295),
   numInteractions: z.int().min(1).max(MAX_JOB_INTERACTIONS),
@@ -55,6 +68,6 @@ export const simulationJobDataSchema = z.object({
   replyTo: z.string().min(1).max(200),
   /** The response format; a job from before formats existed is JSON. */
   format: z.enum(OUTPUT_FORMATS).default('json'),
-});
+}).refine((job) => job.model !== undefined ? job.model.name === job.preset : (PRESET_NAMES as readonly string[]).includes(job.preset), 'preset names no preset, or not the model');
 
 export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;

@@ -1,4 +1,4 @@
-import { didYouMean } from './suggestName.ts';
+import { didYouMean } from './didYouMean.ts';
 import type { ExpressionScope, ScopeField, Typed, ValueType } from './expressionScope.ts';
 import { type ExpressionNode, ExpressionSyntaxError } from './expressionTree.ts';
 import { type BuiltinIdentifier, RESERVED_NAMES } from './modelFunctions.ts';

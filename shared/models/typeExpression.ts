@@ -1,4 +1,4 @@
-import { didYouMean } from './suggestName.ts';
+import { didYouMean } from './didYouMean.ts';
 import type { ExpressionScope, Typed, ValueType } from './expressionScope.ts';
 import type { ExpressionNode } from './expressionTree.ts';
 import { BUILTIN_IDENTIFIERS, type BuiltinIdentifier, MODEL_FUNCTIONS } from './modelFunctions.ts';

@@ -15,7 +15,7 @@ const FILE_OVERHEAD = 4096;
 export const estimateParquetBytes = (input: RunInput): number => {
   const { model } = engineModelOf(input);
   const fields: readonly ParquetField[] = model.fields;
-  const rowBytes = fields.reduce((sum, field) => sum + (field.kind === 'enum' ? 4 + Math.max(0, ...field.values.map((value) => Buffer.byteLength(value))) : field.kind === 'timestamp' ? 4 + 27 : 8) + 1, 0);
+  const rowBytes = fields.reduce((sum, field) => sum + (field.kind === 'enum' ? 4 + Math.max(0, ...field.values.map((value) => Buffer.byteLength(value))) : 8) + 1, 0);
   const rowGroups = Math.ceil(input.numInteractions / ROW_GROUP_ROWS) + 1;
   return FILE_OVERHEAD + input.numInteractions * rowBytes + rowGroups * fields.length * COLUMN_CHUNK_OVERHEAD;
 };

@@ -1,5 +1,4 @@
 import type { ColumnSource } from 'hyparquet-writer';
-import { isoTimestamp } from '../engine/writeTimestamp.ts';
 import type { ParquetField } from './parquetSchema.ts';
 
 // Decimal slots hold value × 10^decimals as an integer; dividing by the exact power of ten gives the double
@@ -29,14 +28,15 @@ const allEqual = (values: ArrayLike<unknown>, rows: number): boolean => {
 };
 
 export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: number): RowGroupColumns => {
-  const textual = (field: ParquetField): boolean => field.kind === 'enum' || field.kind === 'timestamp';
-  const numbers = fields.map((field) => (textual(field) || field.nullable === true ? undefined : new Float64Array(maxRows)));
-  // An account model's numbers may be null (NaN in the slot): a plain array holds the nulls.
-  const nullableNumbers = fields.map((field) => (!textual(field) && field.nullable === true ? new Array<number | null>(maxRows) : undefined));
-  const strings = fields.map((field) => (textual(field) ? new Array<string | null>(maxRows) : undefined));
-  // Engine 4's event_time: its ISO 8601 text, as JSON and CSV print it.
-  const timestamps = fields.map((field) => field.kind === 'timestamp');
-  // Integers are divided by 1 (exact), so every number column takes the same path.
+  // INT64 columns (integers, and engine 4's event_time in milliseconds) as bigints: the writer's PLAIN INT64
+  // (and its dictionary) takes nothing else.
+  const int64 = (field: ParquetField): boolean => field.kind === 'integer' || field.kind === 'timestamp';
+  const numbers = fields.map((field) => (field.kind === 'enum' || int64(field) || field.nullable === true ? undefined : new Float64Array(maxRows)));
+  const integers = fields.map((field) => (int64(field) && field.nullable !== true ? new BigInt64Array(maxRows) : undefined));
+  // An account model's numbers may be null (NaN in the slot): a plain array holds the nulls (bigints for INT64).
+  const nullableNumbers = fields.map((field) => (field.kind !== 'enum' && field.nullable === true ? new Array<number | bigint | null>(maxRows) : undefined));
+  const bigIntegers = fields.map(int64);
+  const strings = fields.map((field) => (field.kind === 'enum' ? new Array<string | null>(maxRows) : undefined));
   const divisors = Float64Array.from(fields, (field) => (field.kind === 'decimal' ? (POWERS_OF_TEN[field.decimals] ?? Number.NaN) : 1));
   const names = fields.map((field) => (field.kind === 'enum' ? field.values : undefined));
   const nullable = fields.map((field) => field.nullable === true);
@@ -53,14 +53,15 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
         for (let j = 0; j < width; j++) {
           const slot = slots[j]!;
           const values = names[j];
+          const integer = integers[j];
           const column = numbers[j];
-          if (timestamps[j] === true) {
-            strings[j]![i] = isoTimestamp(slot);
+          if (integer !== undefined) {
+            integer[i] = BigInt(slot);
           } else if (column !== undefined) {
             // `+ 0` turns a -0 (a rounding of a tiny negative) into the 0 the JSON prints.
             column[i] = slot / divisors[j]! + 0;
           } else if (values === undefined) {
-            nullableNumbers[j]![i] = slot !== slot ? null : slot + 0;
+            nullableNumbers[j]![i] = slot !== slot ? null : bigIntegers[j] === true ? BigInt(slot) : slot + 0;
           } else {
             // A nullable field's slot holds no index of `values` (engine 3: -1) when the record has no value.
             strings[j]![i] = values[slot] ?? (nullable[j] === true ? null : missingValue(fields[j]!, slot));
@@ -69,7 +70,7 @@ export const createRowGroupColumns = (fields: readonly ParquetField[], maxRows: 
       }
       return fields.map((field, j): ColumnSource => {
         const column = strings[j] ?? nullableNumbers[j];
-        const data = column === undefined ? numbers[j]!.subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
+        const data = column === undefined ? (integers[j] ?? numbers[j]!).subarray(0, rows) : rows === maxRows ? column : column.slice(0, rows);
         return { name: field.name, data, encoding: encodingOf(field, data, rows) };
       });
     },
@@ -81,26 +82,17 @@ const missingValue = (field: ParquetField, slot: number): never => {
 };
 
 /**
- * Integers are delta-encoded (ids that count up cost a few bits each; the writer keeps numbers that fit 32
- * bits off BigInt). A column with two or more distinct values in the group is dictionary-encoded (strings
- * always, doubles when the writer finds it pays); a single-valued one is PLAIN, because a one-entry
- * dictionary's zero-bit indexes are a corner some readers get wrong.
+ * Encodings every mainstream reader decodes (pyarrow, DuckDB, polars, hyparquet and fastparquet; see
+ * docs/bulk-data.md): PLAIN, and dictionaries with RLE indexes. Never DELTA_BINARY_PACKED, which
+ * fastparquet reads wrong in the writer's DATA_PAGE_V2 pages. A column with two or more distinct values
+ * in the group is dictionary-encoded (strings always, numbers when the writer finds it pays); a
+ * single-valued REQUIRED one is PLAIN, because a one-entry dictionary's zero-bit indexes are a corner
+ * some readers get wrong. A nullable string column with values is always a dictionary: fastparquet reads
+ * the PLAIN strings of a V2 page with nulls wrong.
  */
 const encodingOf = (field: ParquetField, data: ArrayLike<unknown>, rows: number): ColumnSource['encoding'] => {
-  if (field.kind === 'integer') return 'DELTA_BINARY_PACKED';
-  if (allEqual(data, rows) || (field.nullable === true && singleValued(data, rows))) return 'PLAIN';
+  if (allEqual(data, rows)) return 'PLAIN';
+  // event_time rarely repeats within a group: a dictionary would cost memory and save nothing.
   if (field.kind === 'timestamp') return 'PLAIN';
   return field.kind === 'enum' ? 'RLE_DICTIONARY' : undefined;
-};
-
-/** No two distinct non-null values (all null, or one value among nulls). */
-const singleValued = (data: ArrayLike<unknown>, rows: number): boolean => {
-  let seen: unknown = null;
-  for (let i = 0; i < rows; i++) {
-    const value = data[i];
-    if (value === null) continue;
-    if (seen === null) seen = value;
-    else if (value !== seen) return false;
-  }
-  return true;
 };

@@ -32,9 +32,9 @@ const CREATED_BY = 'behavioral-simulation-service';
 /**
  * Prints `count` records from `source` as an Apache Parquet file, one row group at a time (rowGroupSizes),
  * and yields its bytes in chunks as they are made. The bytes depend on the records alone, never on how
- * they are cut. Uncompressed pages, without statistics: the encodings (delta-packed integers, dictionary
- * strings) already make the file about an eighth of the JSON, and a codec or min/max per column would
- * cost more CPU than the bytes it saves on the way to the client. Every chunk owns its ArrayBuffer, so
+ * they are cut. Uncompressed pages, without statistics: PLAIN values and dictionaries (rowGroupColumns.ts,
+ * the encodings every mainstream reader decodes) make the file about a sixth of the JSON, and a codec or
+ * min/max per column would cost more CPU than the bytes it saves on the way to the client. Every chunk owns its ArrayBuffer, so
  * it can be transferred to another thread; at most one row group is held here at a time.
  */
 export function* writeParquetRecords(file: ParquetFile, options: ParquetChunkOptions): Generator<Uint8Array> {

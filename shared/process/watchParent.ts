@@ -25,8 +25,10 @@ export type ParentLoss = 'ipc_closed' | 'reparented' | 'grandparent_gone';
  * - the parent PID changes (the kernel re-parented this orphan);
  * - the parent's own parent PID changes: `npm start` runs `sh -c 'node scripts/start.ts'`, and when npm
  *   is killed the shell lives on, waiting for us, so the loss shows one level up (Linux, from /proc).
+ * Returns a check to run at once, for a caller that must know now rather than at the next tick (it calls
+ * `onLost` too, once, and answers whether the parent is gone).
  */
-export const watchParent = (onLost: (reason: ParentLoss) => void): void => {
+export const watchParent = (onLost: (reason: ParentLoss) => void): (() => boolean) => {
   const parent = process.ppid;
   const grandparent = parentOf(parent);
   let lost = false;
@@ -38,13 +40,15 @@ export const watchParent = (onLost: (reason: ParentLoss) => void): void => {
     clearInterval(timer);
     onLost(reason);
   };
-  const timer = setInterval(() => {
+  const check = (): boolean => {
     if (process.ppid !== parent) {
       lose('reparented');
     } else if (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent) {
       lose('grandparent_gone');
     }
-  }, PARENT_CHECK_INTERVAL_MS);
+    return lost;
+  };
+  const timer = setInterval(check, PARENT_CHECK_INTERVAL_MS);
   // The check must never be what keeps a process alive.
   timer.unref();
   if (process.channel !== undefined) {
@@ -52,4 +56,5 @@ export const watchParent = (onLost: (reason: ParentLoss) => void): void => {
     // A 'disconnect' listener does not hold the channel open; the process ends when its work does.
     process.channel.unref();
   }
+  return check;
 };

@@ -1,7 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
 import { findAccountsByEmail } from '../../shared/db/queries/accounts.ts';
 import { insertLedgerRow } from '../history/historyFixtures.ts';
-import { type ConsoleContext, openPage, type PageWindow, policyViolations, shoot, signIn, useConsoleStack } from './consolePage.ts';
+import { type ConsoleContext, goTo, openPage, type PageWindow, policyViolations, shoot, signIn, useConsoleStack } from './consolePage.ts';
 
 const test = anyTest as TestFn<ConsoleContext>;
 useConsoleStack(test, 'console-links');
@@ -12,10 +12,12 @@ test.serial('"Copy link" on a completed run puts a download link on the clipboar
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   await signIn(t, page, { subject: '7101', email: 'grace@example.test', name: 'Grace Hopper' });
 
+  await goTo(page, 'Run');
   await page.getByLabel('Seed').fill('77');
   await page.getByLabel('Number of interactions').fill('150');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="150"]').waitFor({ timeout: 30_000 });
+  await goTo(page, 'History');
   const row = page.locator('#history-body tr:first-child', { hasText: /77.*150.*Completed/ });
   await row.waitFor();
   const simulationId = await row.getAttribute('data-simulation-id');
@@ -43,7 +45,7 @@ test.serial('a run that did not complete offers no "Copy link"', async (t) => {
   const [account] = await findAccountsByEmail(t.context.stack.app.services.pool, 'katherine@example.test');
   await insertLedgerRow(t.context.stack.app.services.pool, account!.id, { status: 'failed' });
   await insertLedgerRow(t.context.stack.app.services.pool, account!.id, { status: 'completed', createdAt: '2026-01-01T09:00:00Z' });
-  await page.reload();
+  await page.goto(`${t.context.stack.url}/account/history`);
   const failed = page.locator('#history-body tr', { hasText: 'Failed' });
   await failed.waitFor();
   t.is(await failed.getByRole('button', { name: /^Run the / }).count(), 1);

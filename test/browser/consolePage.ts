@@ -134,3 +134,12 @@ export const fitsWidth = (page: Page): Promise<boolean> =>
       () => true,
       () => false,
     );
+
+/** The console's pages by the names of their navigation links. */
+export type ConsolePageName = 'Overview' | 'Run' | 'History' | 'Models' | 'Streams' | 'Keys' | 'Usage';
+
+/** Goes to a page of the console by clicking its link in the navigation, as a person would. */
+export const goTo = async (page: Page, name: ConsolePageName): Promise<void> => {
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+  await page.locator(`section.page[data-page="${name.toLowerCase()}"]:not([hidden])`).waitFor();
+};

@@ -15,6 +15,7 @@ import {
   type ConsoleContext,
   countPixelsNear,
   fitsWidth,
+  goTo,
   openPage,
   type PageWindow,
   policyViolations,
@@ -86,7 +87,7 @@ test.serial("usage over time: this month's runs by day and by how they ended, pe
   };
   const dates = [...new Set(runs.map((entry) => (entry.createdAt ?? '').slice(0, 10)))].sort().reverse();
 
-  await page.reload();
+  await page.goto(`${stack.url}/account/usage`);
   await page.locator(`#usage-figure[data-days="${today}"]`).waitFor();
   // 1. The day table: days with runs, newest first, each outcome apart.
   t.deepEqual(await page.locator('#usage-days-head th').allTextContents(), [
@@ -136,15 +137,16 @@ test.serial("usage over time: this month's runs by day and by how they ended, pe
     keyDates.map((date) => [date, ...figures(keyRuns.filter((entry) => entry.createdAt?.startsWith(date)))]),
   );
   t.is((await cellsOf(page, '#usage-credentials-body tr')).length, 2, 'every credential is still listed');
-  // Focus order: the list, then the two tables' scroll regions (named by their captions), then the keys form.
+  // Focus order: the list, then the two tables' scroll regions (named by their captions), then the plans' (the Usage page's next card).
   await page.keyboard.press('Tab');
   t.is(await page.getByRole('region', { name: /^Days with runs of Key “ci”/ }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
   await page.keyboard.press('Tab');
   t.is(await page.getByRole('region', { name: 'This month by credential' }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
   await page.keyboard.press('Tab');
-  t.is(await focusedId(page), 'key-name');
+  t.is(await page.getByRole('region', { name: 'Limits by plan' }).evaluate((node) => node === (globalThis as unknown as PageWindow).document.activeElement), true);
 
   // 5. The history tells a cancelled run (the client left) from a failed one, and filters by how runs ended.
+  await goTo(page, 'History');
   await page.getByLabel('That ended').selectOption('cancelled');
   await page.locator('#history-body tr', { hasText: 'Completed' }).first().waitFor({ state: 'detached' });
   const statuses = await page.locator('#history-body .badge').allTextContents();
@@ -160,6 +162,7 @@ test.serial('a new key comes with curl, CLI, TypeScript and Python examples that
   const { context, page, problems } = await openPage(t);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   await signIn(t, page, { subject: '7102', email: 'annie@example.test', name: 'Annie Easley' });
+  await goTo(page, 'Keys');
   await page.getByLabel('Key name').fill('notebook');
   await page.getByRole('button', { name: 'Create key' }).click();
   const keyField = page.getByLabel('New API key');
@@ -288,6 +291,7 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
   const { stack } = t.context;
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7103', email: 'christine@example.test', name: 'Christine Darden' });
+  await goTo(page, 'Run');
 
   // 1. Healthcare: one panel per vital (blood pressure's two readings together), the state bands behind each.
   await page.getByLabel('Preset').selectOption('healthcare');
@@ -303,13 +307,13 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
   for (let panel = 0; panel < 4; panel += 1) {
     t.true((await countPixelsNear(page, `#sim-chart .chart-panel:nth-child(${panel + 1}) canvas`, stable)) > 1000, `bands in panel ${panel + 1}`);
   }
-  // 2. The legend shows the latest point's values before any hover, follows the pointer, and comes back.
+  // 2. The legend shows the latest point's values (engine 4: with its event time) before any hover, follows the pointer, and comes back.
   const values = (panel: number) => page.locator('#sim-chart .chart-panel').nth(panel).locator('.u-legend .u-value').allTextContents();
   for (let panel = 0; panel < 4; panel += 1) {
     t.false((await values(panel)).includes('--'), `panel ${panel + 1}: ${(await values(panel)).join(' | ')}`);
   }
   const interaction = async () => (await values(0))[0] ?? '';
-  t.regex(await interaction(), /^200 · sequence \d+ · [A-Z][a-z]+$/);
+  t.regex(await interaction(), /^200 · sequence \d+ · [A-Z][a-z]+ · \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   const third = page.locator('#sim-chart .chart-panel').nth(2).locator('.u-over');
   await third.scrollIntoViewIfNeeded();
   const box = await third.boundingBox();
@@ -320,7 +324,7 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
   // In steps, as a hand moves: uPlot follows mousemove events after the pointer entered.
   await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2, { steps: 4 });
   await page.waitForFunction(() => !/^200 ·/.test((globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('#sim-chart .u-legend .u-value')?.textContent ?? ''));
-  t.regex(await interaction(), /^\d{2} · sequence \d+ · [A-Z][a-z]+$/, 'the panels share one cursor: the top legend follows a hover on the third');
+  t.regex(await interaction(), /^\d{2} · sequence \d+ · [A-Z][a-z]+ · \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'the panels share one cursor: the top legend follows a hover on the third');
   // The viewport as it is: a screenshot of an element would scroll the page under the pointer.
   await page.screenshot({ path: path.join(t.context.shots, '24-healthcare-panels-hover.png') });
   await page.mouse.move(5, 5, { steps: 4 });
@@ -347,6 +351,7 @@ test.serial('charts a domain expert reads: one panel per vital, the legend at th
     return;
   }
   await insertSettledRuns(stack.app.services.pool, [{ accountId: account.id, status: 'completed', numInteractions: 300, seed: chosen.seed, sessionId: account.id }]);
+  await goTo(page, 'History');
   await page.getByLabel('Show runs of').selectOption('finance');
   const shown = page.locator('#history-body tr', { hasText: String(chosen.seed) }).first();
   await shown.getByRole('button', { name: /^Show the/ }).click();
@@ -367,6 +372,7 @@ test.serial("plans: the user's limits beside the other plans, and the operator's
   const { stack } = t.context;
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7104', email: 'melba@example.test', name: 'Melba Roy' });
+  await goTo(page, 'Usage');
   await page.locator('#plans-body tr').nth(5).waitFor();
   t.deepEqual(await page.locator('#plans-head th').allTextContents(), ['Limit', 'Free (your plan)', 'Pro', 'Enterprise']);
   t.deepEqual(await cellsOf(page, '#plans-body tr'), [
@@ -394,6 +400,7 @@ test.serial("plans: the user's limits beside the other plans, and the operator's
   await page.locator('#plans-head th', { hasText: 'Pro (your plan)' }).waitFor();
   t.is(await page.locator('#account-plan').textContent(), 'Pro');
   t.is(await page.locator('#usage-requests').getAttribute('aria-valuetext'), '0 of 10,000 requests used, 10,000 remaining');
+  await page.locator('#sim-count-hint', { hasText: 'Up to 10,000 per run on your plan.' }).waitFor({ state: 'attached' });
   t.is(await page.getByLabel('Number of interactions').getAttribute('max'), '10000');
 
   // On a phone, the new cards fit the screen (wide tables scroll inside their own region).

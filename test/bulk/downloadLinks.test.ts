@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
+import { testRedisEnv } from '../helpers/testRedis.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { insertLedgerRow } from '../history/historyFixtures.ts';
 import { decodeBody } from './decodeBody.ts';
@@ -167,6 +169,51 @@ test("revoking the key that made a link ends it; another key's links live on; de
   const deactivated = await download(byKeeper);
   t.is(deactivated.status, 410);
   t.is(deactivated.json.error.details.code, 'link_expired');
+});
+
+/** The admin CLI exactly as an operator runs it, against this test's database and Redis prefix. */
+const admin = async (args: readonly string[]): Promise<void> => {
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['scripts/admin.ts', ...args],
+      { env: { ...process.env, ...testRedisEnv(), DATABASE_URL: app.database.url, REDIS_PREFIX: app.redisPrefix, NODE_ENV: 'test' }, timeout: 60_000 },
+      (error, _stdout, stderr) => (error === null ? resolve() : reject(new Error(`admin ${args.join(' ')} failed: ${stderr}`))),
+    );
+  });
+};
+
+test('a link ended by deactivating its account stays ended after the account is activated again', async (t) => {
+  const account = await buildAccount(app.services.pool, { plan: 'pro' });
+  const { key } = await buildApiKey(app.services.pool, account.id);
+  const { id } = await postRun(key, 'csv', 100);
+  const url = await makeLink(key, id, 'csv');
+  t.is((await download(url)).status, 200);
+
+  await admin(['deactivate', '--id', account.id]);
+  t.is((await download(url)).status, 410);
+  await admin(['activate', '--id', account.id]);
+  const after = await download(url);
+  t.is(after.status, 410);
+  t.is(after.json.error.details.code, 'link_expired');
+  // The account itself is back: a link made now serves.
+  t.is((await download(await makeLink(key, id, 'csv'))).status, 200);
+});
+
+test("a link for a run larger than the caller's current plan allows is refused at creation with the code its downloads would get", async (t) => {
+  const account = await buildAccount(app.services.pool, { plan: 'pro' });
+  const { key } = await buildApiKey(app.services.pool, account.id);
+  const { id } = await postRun(key, 'ndjson', 2000);
+  const before = await makeLink(key, id, 'ndjson');
+  // The free plan allows 1000 interactions per request.
+  await admin(['set-plan', '--id', account.id, '--plan', 'free']);
+  const refused = await createLink(key, id, { format: 'ndjson' });
+  t.is(refused.status, 403);
+  t.like(refused.json.error.details, { code: 'interactions_per_request_exceeded', limit: 1000, requested: 2000 });
+  // The same code a download through a link made before the change answers.
+  const downloaded = await download(before);
+  t.is(downloaded.status, 403);
+  t.is(downloaded.json.error.details.code, 'interactions_per_request_exceeded');
 });
 
 test("downloads through a link count in the owner's rate window, with the owner's own requests", async (t) => {

@@ -98,29 +98,72 @@ test('a range past the end answers 416 range_not_satisfiable with Content-Range 
 
 test.serial('HEAD answers the length, ETag and headers of the body; once a body was whole, HEAD and ranges run the engine no more for its length', async (t) => {
   const me = await caller();
-  const first = await postRun(me.key, 'application/x-ndjson', 5000);
+  // Posted as CSV: the NDJSON body's length is not known yet.
+  const first = await postRun(me.key, 'text/csv', 5000);
   const id = first.headers['simulation-id']!;
 
   const before = await engineRuns();
   const probe = await records(me.key, id, { Accept: 'application/x-ndjson' }, 'HEAD');
   t.is(probe.status, 200);
   t.is(probe.bytes.length, 0);
-  t.is(probe.headers['content-length'], String(first.bytes.length));
   t.is(probe.headers['accept-ranges'], 'bytes');
   t.is(probe.headers['simulation-id'], id);
   t.is(await engineRuns(), before + 1, 'an unknown length is measured once');
+  const whole = await records(me.key, id, { Accept: 'application/x-ndjson' });
+  t.is(probe.headers['content-length'], String(whole.bytes.length));
+  t.is(await engineRuns(), before + 2);
 
   const again = await records(me.key, id, { Accept: 'application/x-ndjson' }, 'HEAD');
-  t.is(again.headers['content-length'], String(first.bytes.length));
+  t.is(again.headers['content-length'], String(whole.bytes.length));
   t.is(again.headers.etag, probe.headers.etag);
   const suffix = await records(me.key, id, { Accept: 'application/x-ndjson', Range: 'bytes=-10' }, 'HEAD');
   t.is(suffix.status, 206);
-  t.is(suffix.headers['content-range'], `bytes ${first.bytes.length - 10}-${first.bytes.length - 1}/${first.bytes.length}`);
-  t.is(await engineRuns(), before + 1, 'the remembered length answers');
+  t.is(suffix.headers['content-range'], `bytes ${whole.bytes.length - 10}-${whole.bytes.length - 1}/${whole.bytes.length}`);
+  t.is(await engineRuns(), before + 2, 'the remembered length answers');
 
   const tail = await records(me.key, id, { Accept: 'application/x-ndjson', Range: 'bytes=-10' });
-  t.true(tail.bytes.equals(first.bytes.subarray(-10)));
-  t.is(await engineRuns(), before + 2, 'a range runs the engine once');
+  t.true(tail.bytes.equals(whole.bytes.subarray(-10)));
+  t.is(await engineRuns(), before + 3, 'a range runs the engine once');
+});
+
+test.serial("a streamed run's first answer leaves its length: HEAD, an open-ended range and If-Range of its replays answer without making the run again", async (t) => {
+  const me = await caller();
+  const first = await postRun(me.key, 'application/x-ndjson', 5000);
+  const id = first.headers['simulation-id']!;
+
+  const before = await engineRuns();
+  const probe = await records(me.key, id, { Accept: 'application/x-ndjson' }, 'HEAD');
+  t.is(probe.status, 200);
+  t.is(probe.headers['content-length'], String(first.bytes.length));
+  t.truthy(probe.headers.etag);
+  const open = await records(me.key, id, { Accept: 'application/x-ndjson', Range: 'bytes=100-', 'If-Range': probe.headers.etag! }, 'HEAD');
+  t.is(open.status, 206);
+  t.is(open.headers['content-range'], `bytes 100-${first.bytes.length - 1}/${first.bytes.length}`);
+  t.is(await engineRuns(), before, 'no run made to learn a length the first answer gave');
+  // The range itself is made once, and is that slice of the first answer.
+  const slice = await records(me.key, id, { Accept: 'application/x-ndjson', Range: 'bytes=100-', 'If-Range': probe.headers.etag! });
+  t.is(slice.status, 206);
+  t.true(slice.bytes.equals(first.bytes.subarray(100)));
+  t.is(await engineRuns(), before + 1);
+});
+
+test.serial("HEADs at once for a length not known yet share one run: all 200 with the same length, never a 5xx under the caller's own concurrency", async (t) => {
+  const me = await caller();
+  // Posted as NDJSON; the CSV body's length is unknown until measured.
+  const first = await postRun(me.key, 'application/x-ndjson', 5000);
+  const id = first.headers['simulation-id']!;
+
+  const before = await engineRuns();
+  // As many as the caller's concurrency allows: each holds a slot while it waits.
+  const heads = await Promise.all(Array.from({ length: 4 }, () => records(me.key, id, { Accept: 'text/csv' }, 'HEAD')));
+  t.deepEqual(
+    heads.map((head) => head.status),
+    [200, 200, 200, 200],
+  );
+  t.is(new Set(heads.map((head) => head.headers['content-length'])).size, 1);
+  t.is(await engineRuns(), before + 1, 'one measurement for all of them');
+  const whole = await records(me.key, id, { Accept: 'text/csv' });
+  t.is(heads[0]?.headers['content-length'], String(whole.bytes.length));
 });
 
 test('a JSON replay states the recorded compute_ms, so it is the first answer byte for byte and its ranges hold', async (t) => {

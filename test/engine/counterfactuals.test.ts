@@ -23,7 +23,7 @@ const CASES = 60;
 interface Case {
   readonly preset: PresetDefinition;
   readonly input: SimulationInput;
-  readonly scenario: Scenario;
+  readonly scenario: Scenario & { readonly events: readonly ScenarioEvent[] };
 }
 
 function randomEvent(random: () => number, preset: PresetDefinition): ScenarioEvent {

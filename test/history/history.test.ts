@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { eventually } from '../helpers/eventually.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
+import { connectTestRedis } from '../helpers/testRedis.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
+import { accountRunKeys } from '../../api/limits/limitKeys.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 import { getWithKey, insertLedgerRow, walkHistory } from './historyFixtures.ts';
 
@@ -41,8 +43,10 @@ test('a run made with an API key is listed newest first and found by id, with it
   const one = await getWithKey(app, `/v1/simulations/${first.body.simulation_id}`, me.key);
   t.is(one.status, 200, one.text);
   t.deepEqual(Object.keys(one.body).sort(), [
-    'compute_ms', 'created_at', 'credential', 'finished_at', 'num_interactions', 'order', 'population', 'preset', 'profile', 'scenario', 'seed', 'service_version', 'simulation_id', 'start_time', 'status',
+    'compute_ms', 'created_at', 'credential', 'finished_at', 'model', 'num_interactions', 'order', 'population', 'preset', 'profile', 'scenario', 'seed', 'service_version', 'simulation_id', 'start_time', 'status',
   ]);
+  // A preset run names no model (DECISIONS "Models").
+  t.is(one.body.model, null);
   t.like(one.body, {
     simulation_id: first.body.simulation_id,
     preset: 'finance',
@@ -240,4 +244,50 @@ test('every history route demands authentication', async (t) => {
     t.is(response.status, 401, path);
     t.is(response.body.error.details.code, 'authentication_required');
   }
+});
+
+test('a settled run whose ledger row is held back is still found by its id and in the history, as the row will say', async (t) => {
+  const me = await caller();
+  const redis = connectTestRedis();
+  t.teardown(() => redis.disconnect());
+  // Ledger writes wait behind this lock (INSERT needs ROW EXCLUSIVE); reads (ACCESS SHARE) do not.
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked: () => void = () => {};
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const holding = app.services.pool.transaction(async (transaction) => {
+    await transaction.query(sql.type(z.object({}))`LOCK TABLE simulations IN EXCLUSIVE MODE`);
+    locked();
+    await released;
+  });
+  t.teardown(async () => {
+    release();
+    await holding;
+  });
+  await lockTaken;
+
+  const posting = postSimulation(app, { preset: 'finance', num_interactions: 7, seed: 5 }, { key: me.key });
+  // The run settled in Redis while its row waits for the lock: the instant a reader used to miss it.
+  const { inflight } = accountRunKeys(app.redisPrefix, me.accountId);
+  const id = await eventually(async () => {
+    const entries = Object.entries(await redis.hgetall(inflight));
+    return entries.find(([, value]) => (JSON.parse(value) as { s: string }).s === 'settled')?.[0];
+  });
+
+  const during = await getWithKey(app, `/v1/simulations/${id}`, me.key);
+  t.is(during.status, 200, during.text);
+  t.like(during.body, { simulation_id: id, status: 'completed', num_interactions: 7, seed: 5 });
+  for (const query of ['', '?status=completed']) {
+    const list = await getWithKey(app, `/v1/simulations${query}`, me.key);
+    t.deepEqual(list.body.data.map((run: any) => run.simulation_id), [id], query);
+    t.deepEqual(list.body.data[0], during.body, query);
+  }
+  t.deepEqual((await getWithKey(app, '/v1/simulations?status=queued', me.key)).body.data, []);
+
+  release();
+  await holding;
+  t.is((await posting).status, 200);
+  // Once the row is committed the entry goes; the run reads the same from the ledger.
+  await eventually(async () => ((await redis.hexists(inflight, id)) === 0 ? true : undefined));
+  t.deepEqual((await getWithKey(app, `/v1/simulations/${id}`, me.key)).body, during.body);
 });

@@ -121,3 +121,32 @@ test('creating and rolling keys is limited to 20 per account per hour, exactly, 
   const other = await buildCaller(first.services.pool, {});
   t.is((await callApi(second, 'POST', '/v1/api-keys', { key: other.key, body: { name: 'own' } })).status, 201);
 });
+
+test('key changes whose body is refused (400, 413, 415, 422) do not count in the hourly window: twenty valid ones still pass after them', async (t) => {
+  const caller = await buildCaller(first.services.pool, { max_active_api_keys: 100 });
+  const keyId = (await callApi(first, 'GET', '/v1/api-keys', { key: caller.key })).body[0].id as string;
+  const refusals: ReadonlyArray<{ path: string; body: string; headers?: Record<string, string>; status: number }> = [
+    { path: '/v1/api-keys', body: '{"name":', status: 400 },
+    { path: '/v1/api-keys', body: JSON.stringify({ name: 'x'.repeat(20_000) }), status: 413 },
+    { path: '/v1/api-keys', body: JSON.stringify({ name: 'text' }), headers: { 'Content-Type': 'text/plain' }, status: 415 },
+    { path: '/v1/api-keys', body: JSON.stringify({ name: 'unknown', colour: 'red' }), status: 422 },
+    { path: `/v1/api-keys/${keyId}/roll`, body: JSON.stringify({ expires_in: -1 }), status: 422 },
+    { path: `/v1/api-keys/${keyId}/roll`, body: '[', status: 400 },
+  ];
+  // Five rounds of six: 30 refused bodies, more than the window holds.
+  for (let round = 0; round < 5; round += 1) {
+    for (const refusal of refusals) {
+      const answer = await callApi(round % 2 === 0 ? first : second, 'POST', refusal.path, { key: caller.key, body: refusal.body, ...(refusal.headers === undefined ? {} : { headers: refusal.headers }) });
+      t.is(answer.status, refusal.status, refusal.path);
+    }
+  }
+  const created = await Promise.all(Array.from({ length: 20 }, (_, index) => callApi(index % 2 === 0 ? first : second, 'POST', '/v1/api-keys', { key: caller.key, body: { name: `valid ${index}` } })));
+  t.deepEqual(
+    created.map((answer) => answer.status),
+    Array.from({ length: 20 }, () => 201),
+  );
+  // The window is now full: the 21st valid change is refused.
+  const over = await callApi(first, 'POST', `/v1/api-keys/${keyId}/roll`, { key: caller.key });
+  t.is(over.status, 429);
+  t.is(over.body.error.details.code, 'rate_limit_exceeded');
+});

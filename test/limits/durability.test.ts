@@ -1,37 +1,36 @@
 import test from 'ava';
-import { Redis } from 'ioredis';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { buildAdmission, buildCaller } from '../helpers/limitFixtures.ts';
+import { startRedisServer, type RedisServer } from '../helpers/startRedisServer.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { deleteRedisPrefix, TEST_REDIS } from '../helpers/testRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
 
-// On one Redis this file flushes its database, so it has one of its own that no other test file uses. A
-// Redis Cluster has no databases and other files share the test run's: there, losing the data is losing
-// every key of this file's prefix (the service's and the queue's).
-const OWN_REDIS_URL = 'redis://127.0.0.1:6379/13';
+// On one Redis this file flushes a Redis server of its own, started on a free port, so no other program's
+// data is ever lost. A Redis Cluster cannot be started per file here: there, losing the data is losing
+// every key of this file's prefix (the service's and the queue's) on the test run's cluster.
 const onCluster = TEST_REDIS.kind === 'cluster';
 
 let app: TestApp;
-let redis: Redis | undefined;
+let ownRedis: RedisServer | undefined;
 let stopWorker: () => Promise<void>;
 
 test.before(async () => {
-  app = await startTestApp(onCluster ? {} : { env: { REDIS_URL: OWN_REDIS_URL } });
-  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, ...(onCluster ? {} : { redisUrl: OWN_REDIS_URL }) });
+  ownRedis = onCluster ? undefined : await startRedisServer();
+  app = await startTestApp(ownRedis === undefined ? {} : { env: { REDIS_URL: ownRedis.url } });
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix, ...(ownRedis === undefined ? {} : { redisUrl: ownRedis.url }) });
   stopWorker = () => worker.close();
-  redis = onCluster ? undefined : new Redis(OWN_REDIS_URL);
 });
 
 const loseRedisData = async (): Promise<void> => {
-  await (redis === undefined ? deleteRedisPrefix(app.redisPrefix) : redis.flushdb());
+  await (ownRedis === undefined ? deleteRedisPrefix(app.redisPrefix) : ownRedis.admin.flushall());
 };
 
 test.after.always(async () => {
-  redis?.disconnect();
   await stopWorker?.();
   await app?.close();
+  await ownRedis?.stop();
 });
 
 const usageOf = async (key: string): Promise<any> =>

@@ -34,6 +34,16 @@ test('the README is a front door: under 12 KB, with the two commands, a quick st
   t.true(linksOf(readme).includes('docs/README.md'));
 });
 
+test("the README explains the EBADENGINE warnings of npm ci on a machine whose Node is older than the pinned one", async (t) => {
+  const readme = await read('README.md');
+  const manifest = JSON.parse(await read('package.json')) as { engines: { node: string }; devDependencies: Record<string, string> };
+  // The Node the service runs on is the pinned devDependency, the one `engines` names.
+  const pinned = manifest.devDependencies.node ?? '';
+  t.regex(manifest.engines.node, new RegExp(`^>=${pinned.split('.')[0] ?? ''}\\b`));
+  t.regex(readme, /Node\.js \d+ is pinned as a dependency/);
+  t.regex(readme, /`npm warn EBADENGINE`/);
+});
+
 test('no dead links: every relative link of the README and docs/ reaches a file, and every #anchor a heading', async (t) => {
   const dead = (await Promise.all((await userDocs()).map((page) => deadLinksOf(ROOT, page)))).flat();
   t.deepEqual(dead, []);

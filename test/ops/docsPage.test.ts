@@ -129,3 +129,56 @@ test('the landing page and the console link to /docs', async (t) => {
     t.regex(html, /<a href="\/docs">[^<]+<\/a>/, page);
   }
 });
+
+test('the examples show real values: the preset catalog as served, a real plan, a finished run', async (t) => {
+  const all = await examples();
+  const catalog = (await (await fetch(`${app.url}/v1/presets`)).json());
+  t.deepEqual(all.listPresets?.response.body, catalog, 'the catalog as GET /v1/presets answers');
+  t.deepEqual(all.getPreset?.response.body, (catalog as { name: string }[]).find((preset) => preset.name === 'finance'));
+  const fidelity = all.getPresetFidelity?.response.body as { preset: string; facts: { description: string }[] };
+  t.is(fidelity.preset, 'finance');
+  t.false(fidelity.facts.some((fact) => fact.description === 'string'));
+  for (const plan of all.listPlans?.response.body as { name: string }[]) {
+    t.true(['free', 'pro', 'enterprise'].includes(plan.name), plan.name);
+  }
+  const run = (all.listSimulations?.response.body as { data: { status: string; preset: string }[] }).data[0];
+  t.is(run?.status, 'completed');
+  t.is(run?.preset, 'finance');
+  t.false(JSON.stringify(all.getUsage?.response.body).includes('"string"'));
+});
+
+test('in a browser, no path in the sidebar is cut, and at 390 px the page does not scroll sideways', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  await page.goto(`${app.url}/docs`);
+  await page.waitForSelector('section.operation .examples');
+  interface Measured {
+    readonly scrollWidth: number;
+    readonly clientWidth: number;
+    readonly textContent: string | null;
+    getBoundingClientRect(): { right: number };
+  }
+  const cut = () =>
+    page.$$eval('nav a', (links) => {
+      const nav = (links[0] as unknown as { closest(selector: string): Measured } | undefined)?.closest('nav');
+      const edge = nav?.getBoundingClientRect().right ?? 0;
+      return (links as unknown as Measured[]).filter((link) => link.scrollWidth > link.clientWidth || link.getBoundingClientRect().right > edge + 0.5).map((link) => link.textContent);
+    });
+  t.deepEqual(await cut(), []);
+  t.true((await page.$$eval('nav a', (links) => links.length)) > 10);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const sideways = await page.waitForFunction(
+    () => {
+      const { document, innerWidth } = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
+      return document.documentElement.scrollWidth <= innerWidth;
+    },
+    undefined,
+    { timeout: 10_000 },
+  ).then(
+    () => true,
+    () => false,
+  );
+  t.true(sideways, 'no sideways scrolling at 390 px');
+  t.deepEqual(await cut(), []);
+});

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import test from 'ava';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { SIMULATION_JOB_NAME } from '../../shared/jobs/simulationJob.ts';
@@ -9,6 +10,18 @@ import { eventually } from '../helpers/eventually.ts';
 import { parseExposition, type Sample, sampleValue, scrape } from './scrape.ts';
 
 let app: TestApp;
+
+/** `promtool check metrics` on an exposition (stdin); its findings and exit code. */
+const checkMetrics = (text: string): Promise<{ code: number | null; output: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn('promtool', ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+    child.stdin.end(text);
+  });
 
 test.before(async () => {
   app = await startTestApp();
@@ -25,6 +38,19 @@ test.serial('GET /metrics answers the Prometheus text format with the default pr
   const samples = parseExposition(await response.text());
   t.true(samples.some((sample) => sample.name === 'process_cpu_user_seconds_total'));
   t.true(samples.some((sample) => sample.name === 'nodejs_eventloop_lag_seconds'));
+});
+
+test.serial('the exposition follows Prometheus naming: only counters end in _total, and promtool check metrics accepts it', async (t) => {
+  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name: name ?? '', type: type ?? '' }));
+  t.true(types.length > 20);
+  t.deepEqual(types.filter(({ name, type }) => name.endsWith('_total') && type !== 'counter'), []);
+  t.deepEqual(types.filter(({ name, type }) => type === 'counter' && !name.endsWith('_total')), []);
+  // The per-type gauges stay: their sum is what the dropped `_total` gauges said.
+  t.true(types.some(({ name }) => name === 'nodejs_active_handles'));
+  const checked = await checkMetrics(text);
+  t.is(checked.code, 0, checked.output);
+  t.is(checked.output.trim(), '');
 });
 
 test.serial('request durations are labelled by route template and status, unknown paths by one fixed label', async (t) => {

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { registeredRoutes } from './documentedRoutes.ts';
+import { tinyModel } from '../models/modelFixtures.ts';
 
 let app: TestApp;
 let worker: SimulationWorker;
@@ -53,7 +54,8 @@ test('the served document is the one built from the route schemas', (t) => {
   t.is(document.components.securitySchemes.apiKey.scheme, 'bearer');
   // One source: the request schema the route validates with, as JSON Schema.
   const request = document.components.schemas.SimulationRequest;
-  t.deepEqual(request.required, ['preset', 'num_interactions']);
+  // `preset` or `model`, exactly one (DECISIONS "Models"): neither is required on its own.
+  t.deepEqual(request.required, ['num_interactions']);
   t.false(request.additionalProperties);
   t.is(request.properties.seed.maximum, 4_294_967_295);
 });
@@ -178,6 +180,15 @@ test.serial('responses of every documented operation, successes and failures, co
   const records = op('get', '/v1/simulations/{simulation_id}/records');
   t.is((await call(records, `/v1/simulations/${runId}/records`, { key, headers: { Range: 'bytes=2-', Accept: 'application/x-ndjson' } })).status, 206);
   t.is((await call(records, `/v1/simulations/${runId}/records`, { key, headers: { Range: 'bytes=99999999-' } })).status, 416);
+  const dataset = op('get', '/v1/simulations/{simulation_id}/dataset');
+  const scenarioBody = { preset: 'finance', num_interactions: 60, seed: 3, scenario: { random: { types: ['rally'], per_sequence: 1, duration: [2, 5], intensity: [1, 1] } } };
+  const scenarioRun = await call(simulate, '/v1/simulations', { key, body: JSON.stringify(scenarioBody) });
+  t.is(scenarioRun.status, 200);
+  const scenarioRunId = (scenarioRun.body as { simulation_id: string }).simulation_id;
+  t.is((await call(dataset, `/v1/simulations/${scenarioRunId}/dataset?layout=nab`, { key })).status, 200);
+  t.is((await call(dataset, `/v1/simulations/${runId}/dataset?layout=timeeval`, { key })).status, 422);
+  t.is((await call(dataset, '/v1/simulations/not-a-uuid/dataset?layout=timeeval', { key })).status, 404);
+  t.is((await call(dataset, `/v1/simulations/${scenarioRunId}/dataset?layout=nab`)).status, 401);
   const links = op('post', '/v1/simulations/{simulation_id}/links');
   const link = await call(links, `/v1/simulations/${runId}/links`, { key, body: JSON.stringify({ format: 'json' }) });
   t.is(link.status, 201);
@@ -244,6 +255,27 @@ test.serial('responses of every documented operation, successes and failures, co
   const metrics = op('get', '/metrics');
   t.is((await call(metrics, '/metrics')).status, 401);
   t.is((await call(metrics, '/metrics', { headers: { Authorization: `Bearer ${metricsToken}` } })).status, 200);
+
+  const definition = JSON.stringify(tinyModel());
+  const putModel = op('put', '/v1/models/{name}');
+  t.is((await call(putModel, '/v1/models/members', { key, body: definition })).status, 201);
+  t.is((await call(putModel, '/v1/models/members', { key, body: definition })).status, 200);
+  t.is((await call(putModel, '/v1/models/members', { key, body: JSON.stringify(tinyModel({ states: [] })) })).status, 422);
+  t.is((await call(putModel, '/v1/models/members', { key, body: '{"states":' })).status, 400);
+  t.is((await call(putModel, '/v1/models/members', { key, body: JSON.stringify({ pad: 'x'.repeat(70_000) }) })).status, 413);
+  t.is((await call(putModel, '/v1/models/members', { key, body: 'x', headers: { 'Content-Type': 'text/plain' } })).status, 415);
+  t.is((await call(putModel, '/v1/models/members', { body: definition })).status, 401);
+  t.is((await call(op('get', '/v1/models'), '/v1/models', { key })).status, 200);
+  t.is((await call(op('get', '/v1/models/{name}'), '/v1/models/members', { key })).status, 200);
+  t.is((await call(op('get', '/v1/models/{name}'), '/v1/models/nosuch', { key })).status, 404);
+  t.is((await call(op('get', '/v1/models/{name}/versions/{version}'), '/v1/models/members/versions/1', { key })).status, 200);
+  t.is((await call(op('get', '/v1/models/{name}/versions/{version}'), '/v1/models/members/versions/9', { key })).status, 404);
+  t.is((await call(op('post', '/v1/models/validate'), '/v1/models/validate', { key, body: definition })).status, 200);
+  t.is((await call(op('post', '/v1/models/validate'), '/v1/models/validate', { key, body: JSON.stringify({}) })).status, 200);
+  t.is((await call(simulate, '/v1/simulations', { key, body: JSON.stringify({ model: 'members', num_interactions: 25, seed: 11 }) })).status, 200);
+  t.is((await call(simulate, '/v1/simulations', { key, body: JSON.stringify({ model: 'nosuch', num_interactions: 25 }) })).status, 404);
+  t.is((await call(op('delete', '/v1/models/{name}'), '/v1/models/members', { key })).status, 200);
+  t.is((await call(op('delete', '/v1/models/{name}'), '/v1/models/members', { key })).status, 404);
 
   for (const operation of OPERATIONS) {
     t.true(seen.has(`${operation.method} ${operation.path}`), `no response of ${operation.method} ${operation.path} was checked`);

@@ -80,6 +80,10 @@ for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
     });
     // Nothing listens any more: a connection is refused.
     await t.throwsAsync(requestOnNewConnection(`http://127.0.0.1:${port}/health`));
+    // A stop, not a crash: the supervisor says it stopped, and no process exit is logged as an error
+    // (whichever of the supervisor and its children noticed npm gone first).
+    const output = await eventually(() => (service.output().includes('"msg":"all processes stopped"') ? service.output() : undefined));
+    t.notRegex(output, /"level":50/, output.slice(-3000));
   });
 }
 

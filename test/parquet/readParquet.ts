@@ -6,7 +6,11 @@ export interface ParquetBody {
   readonly rowGroups: readonly number[];
   /** Each column's physical type and repetition, by name, in file order. */
   readonly columns: readonly { readonly name: string; readonly type: string | undefined; readonly repetition: string | undefined; readonly convertedType: string | undefined }[];
-  /** Every row as read back; INT64 values as numbers (checked to be safe integers). */
+  /**
+   * Every row as read back; INT64 values as numbers (checked to be safe integers), and engine 4's
+   * event_time (an INT64 TIMESTAMP(MILLIS, UTC), which hyparquet reads as a Date) as the ISO 8601 text
+   * JSON prints, so a row compares with the JSON's record.
+   */
   readonly records: readonly Record<string, unknown>[];
 }
 
@@ -24,6 +28,8 @@ export const readParquet = async (bytes: Uint8Array): Promise<ParquetBody> => {
       if (typeof value === 'bigint') {
         if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw new Error(`${name}: ${value} is not a safe integer`);
         record[name] = Number(value);
+      } else if (value instanceof Date) {
+        record[name] = value.toISOString();
       } else {
         record[name] = value;
       }

@@ -169,3 +169,27 @@ test("the file names what made its records in its key-value metadata, and nothin
   ]);
   t.is(body.metadata.created_by, 'behavioral-simulation-service');
 });
+
+// DECISIONS, fourth-wave corrections, "Parquet for every reader": fastparquet reads DELTA_BINARY_PACKED
+// INT64 and the PLAIN strings of a nullable column wrong in DATA_PAGE_V2 pages; pyarrow, DuckDB, polars
+// and hyparquet read everything. Only the encodings all of them decode are written.
+test('every column chunk is written in encodings every mainstream reader decodes: PLAIN or a dictionary, never delta-packed; a nullable column with values is a dictionary', async (t) => {
+  const events = [{ type: 'market_crash', sequence: 'all' as const, at_step: 30, duration: 7, intensity: 1 }];
+  const input = { preset: 'finance' as const, profile: 'balanced_investor', seed: 3, numInteractions: 70_000, scenario: { events } };
+  const file = await readParquet(whole(writeParquetChunks(input, { chunkBytes: CHUNK })));
+  t.true(file.rowGroups.length >= 3);
+  const decodable = new Set(['PLAIN', 'RLE', 'RLE_DICTIONARY']);
+  for (const [group, rowGroup] of file.metadata.row_groups.entries()) {
+    for (const chunk of rowGroup.columns) {
+      const name = chunk.meta_data?.path_in_schema.join('.') ?? '';
+      const encodings = chunk.meta_data?.encodings ?? [];
+      t.deepEqual(encodings.filter((encoding) => !decodable.has(encoding)), [], `row group ${group}, ${name}: ${encodings.join(', ')}`);
+    }
+  }
+  // The event labels records in every row group: each group's scenario_event holds values among its nulls.
+  const scenarioEvents = file.metadata.row_groups.map((rowGroup) => rowGroup.columns.at(-1)?.meta_data?.encodings ?? []);
+  t.true(file.records.some((record, index) => index > FIRST_ROW_GROUP_ROWS + ROW_GROUP_ROWS && record.scenario_event === 'market_crash'));
+  for (const encodings of scenarioEvents) {
+    t.true(encodings.includes('RLE_DICTIONARY'), encodings.join(', '));
+  }
+});

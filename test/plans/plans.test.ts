@@ -18,8 +18,8 @@ test.serial('GET /v1/plans lists every plan with its limits, smallest first, wit
   t.is(response.status, 200);
   t.is(response.headers.get('cache-control'), 'public, max-age=60');
   t.deepEqual(await response.json(), [
-    { name: 'free', requests_per_minute: 5, monthly_requests: 100, monthly_interactions: 10_000, max_interactions_per_request: 1000, max_concurrent_simulations: 1, max_active_api_keys: 1, max_concurrent_streams: 1 },
-    { name: 'pro', requests_per_minute: 60, monthly_requests: 10_000, monthly_interactions: 5_000_000, max_interactions_per_request: 10_000, max_concurrent_simulations: 4, max_active_api_keys: 5, max_concurrent_streams: 5 },
+    { name: 'free', requests_per_minute: 5, monthly_requests: 100, monthly_interactions: 10_000, max_interactions_per_request: 1000, max_concurrent_simulations: 1, max_active_api_keys: 1, max_models: 3, max_concurrent_streams: 1 },
+    { name: 'pro', requests_per_minute: 60, monthly_requests: 10_000, monthly_interactions: 5_000_000, max_interactions_per_request: 10_000, max_concurrent_simulations: 4, max_active_api_keys: 5, max_models: 50, max_concurrent_streams: 5 },
     {
       name: 'enterprise',
       requests_per_minute: 1200,
@@ -28,6 +28,7 @@ test.serial('GET /v1/plans lists every plan with its limits, smallest first, wit
       max_interactions_per_request: 1_000_000,
       max_concurrent_simulations: 32,
       max_active_api_keys: 50,
+      max_models: 500,
       max_concurrent_streams: 50,
     },
   ]);

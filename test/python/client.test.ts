@@ -53,7 +53,9 @@ const modules: ReadonlyArray<readonly [string, string]> = [
   ['test_download', 'download() resumes a cut connection with Range and If-Range, starts again on a 200, and leaves no partial file'],
   ['test_resume', 'download() through a connection cut twice mid-body resumes against the real service and writes the API body byte for byte'],
   ['test_scenarios', 'a matched pair of engine-3 runs, with and without a market_crash, differs in pandas only inside the event and after it in its sequence; the scenario is echoed, streamed, replayed and refused with the bad field named'],
-  ['test_package', 'the package exports its names, is typed, parses as Python 3.10, and explains a missing pandas or pyarrow'],
+  ['test_datasets', 'dataset() writes a random scenario run as a TimeEval or NAB zip whose labels are the run\'s; a run without a scenario raises ApiError 422'],
+  ['test_models', 'client.models put/get/list/validate/delete speak the Models endpoints; simulate(model=...) runs a model into pandas with nulls; every gallery model validates and runs'],
+  ['test_package', 'the package exports its names, is typed, parses as Python 3.10, explains a missing pandas or pyarrow, and reads Parquet strings with the dtype of CSV and NDJSON'],
 ];
 
 for (const [module, behaviour] of modules) {

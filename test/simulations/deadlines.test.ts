@@ -1,6 +1,5 @@
 import net from 'node:net';
 import test from 'ava';
-import { raceTimeout, TIMED_OUT } from '../../shared/async/raceTimeout.ts';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
@@ -53,7 +52,7 @@ test('a job no worker takes answers 504 simulation_timeout at the deadline, is t
   t.deepEqual(await app.services.simulations.queue.getJobCounts('wait', 'active', 'delayed', 'failed'), { wait: 0, active: 0, delayed: 0, failed: 0 });
 });
 
-test('a run still going at the deadline is aborted in its thread: its answer ends, the job fails, and the pool serves the next run', async (t) => {
+test('a run its client holds back past the deadline is aborted in its thread: its answer ends, its job is done (cancelled, not failed), and the pool serves the next run', async (t) => {
   const timeoutMs = 3000;
   const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: String(timeoutMs) } });
   t.teardown(() => app.close());
@@ -66,7 +65,10 @@ test('a run still going at the deadline is aborted in its thread: its answer end
   // A client that stops reading after the headers holds the run at its flow-control window, so a
   // 1,000,000-record run (the largest a job may ask) is surely still going at the deadline.
   const active = nextJobEvent(worker.worker, 'active');
-  const failed = nextJobEvent(worker.worker, 'failed');
+  // Every job that ends from here on, with how it ended (the warm-up's may still be among them).
+  const ended: Array<{ readonly id: string | undefined; readonly result: unknown; readonly failure: string | undefined }> = [];
+  worker.worker.on('completed', (job, result) => ended.push({ id: job.id, result, failure: undefined }));
+  worker.worker.on('failed', (job, error) => ended.push({ id: job?.id, result: undefined, failure: error.message }));
   const response = await fetch(`${app.url}/v1/simulations`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/x-ndjson' },
@@ -74,20 +76,18 @@ test('a run still going at the deadline is aborted in its thread: its answer end
   });
   t.teardown(() => response.body?.cancel().catch(() => undefined));
   const [job] = await active;
-  // 200 once the first bytes left (the body is then cut at the deadline, never whole), else 504.
-  t.true(response.status === 200 || response.status === 504, String(response.status));
-  const row = await eventually(async () => (await ledgerOf(app, accountId)).find((entry) => entry.status === 'timed_out'));
-  t.like(row, { status: 'timed_out' });
+  // 200 once the first bytes left (the body is then cut at the deadline, never whole).
+  t.is(response.status, 200);
+  // The deadline came while the run waited on its client's back-pressure: the client's doing, so the run
+  // is settled like a client that left (docs/fair-use.md), not given back as timed_out.
+  const row = await eventually(async () => (await ledgerOf(app, accountId)).find((entry) => entry.status !== 'completed'));
+  t.like(row, { status: 'cancelled' });
 
-  // The worker aborts the thread at the same deadline; its job's failure is the event to wait for.
-  const outcome = await raceTimeout(failed, 60_000);
-  if (outcome === TIMED_OUT) {
-    t.fail('the job did not fail');
-    return;
-  }
-  t.is(outcome[0].id, row?.id);
+  // The worker aborts the thread at the same deadline, and its job is done, not failed: a run its client
+  // held back is the client's doing (docs/fair-use.md), never a red bar in the queue's dashboard.
+  const outcome = await eventually(() => ended.find((entry) => entry.id === row?.id), 60_000);
   t.is(job.id, row?.id);
-  t.is(outcome[1].message, 'deadline passed during the run');
+  t.deepEqual(outcome, { id: row?.id, result: 'cancelled', failure: undefined });
 
   const next = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 1 }, { key });
   t.is(next.status, 200);

@@ -58,7 +58,8 @@ test('engine 4 is the default: event_time after interaction_id on every record, 
     t.is(response.body.start_time, '2026-01-01T00:00:00.000Z');
     t.is(response.body.order, 'sequence');
     t.is(response.body.population, 100);
-    t.true(response.text.includes(',"scenario":null,"start_time":"2026-01-01T00:00:00.000Z","order":"sequence","population":100,"data":['));
+    t.true(response.text.includes(',"model":null,') && response.text.includes(',"seed":5,"start_time":"2026-01-01T00:00:00.000Z","order":"sequence","population":100,"data":['));
+    t.true(response.text.includes('],"scenario":null,"metadata":'));
     const rows = response.body.data as Row[];
     for (const row of rows) {
       t.deepEqual(Object.keys(row).slice(0, 4), ['sequence_id', 'interaction_id', 'event_time', 'state']);

@@ -75,7 +75,7 @@ test.serial('a 1,000,000-record finance run streams whole in JSON, envelope and 
   t.is(response.error, undefined);
   t.is(response.count, MILLION);
   t.true(response.head.startsWith('{"simulation_id":'));
-  t.regex(response.tail, /\],"metadata":\{"service_version":"[\d.]+","api_version":"[\d.]+","compute_ms":\d+,"reproducible":true\}\}$/);
+  t.regex(response.tail, /\],"scenario":null,"metadata":\{"service_version":"[\d.]+","api_version":"[\d.]+","compute_ms":\d+,"reproducible":true\}\}$/);
   t.is(response.headers.get('simulation-seed'), '2026');
 });
 

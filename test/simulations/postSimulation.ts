@@ -38,5 +38,5 @@ export const postSimulation = async (
   return { status: response.status, headers: response.headers, text, bytes, body: parsed };
 };
 
-/** The `data` array exactly as sent: the bytes between `"data":` and `,"metadata":`. */
-export const rawData = (text: string): string => text.slice(text.indexOf('"data":') + '"data":'.length, text.lastIndexOf(',"metadata":'));
+/** The `data` array exactly as sent: the bytes between `"data":` and the `,"scenario":` echo that follows it. */
+export const rawData = (text: string): string => text.slice(text.indexOf('"data":') + '"data":'.length, text.lastIndexOf(',"scenario":'));

@@ -70,3 +70,32 @@ test('a data plane link cut mid-stream: the worker sends again from where the cl
   const usage = (await (await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${caller.key}` } })).json()) as { usage: unknown };
   t.deepEqual(usage.usage, { requests: 1, interactions: 1_000_000 });
 });
+
+test('a run whose resumption failed (its worker could not reach the data plane again) answers 503 service_unavailable at once, given back, not 504 at its deadline', async (t) => {
+  const proxy = await startTcpProxy(0);
+  t.teardown(() => proxy.close());
+  const planePort = await freePort();
+  proxy.forwardTo(planePort);
+  // A deadline the test would notice: main answered 504 only then.
+  const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '60000', DATA_PLANE_PORT: String(planePort), DATA_PLANE_ADVERTISE_PORT: String(proxy.port) } });
+  t.teardown(() => app.close());
+  const worker = await startTestWorker({ redisPrefix: app.redisPrefix });
+  t.teardown(() => worker.close());
+  const caller = await buildCaller(app.services.pool, {});
+
+  // The link from worker to API process is down and stays down: every attempt the worker makes is lost,
+  // and it gives the job up.
+  await proxy.cut();
+  const response = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 3 }, { key: caller.key });
+  t.is(response.status, 503, response.text);
+  t.is(response.body.error.details.code, 'service_unavailable');
+  t.is(response.headers.get('x-request-id'), response.body.error.request_id);
+  t.truthy(response.headers.get('retry-after'));
+  const rows = await eventually(async () => {
+    const found = await app.services.pool.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM simulations WHERE account_id = ${caller.accountId}`);
+    return found.length === 1 ? found : undefined;
+  });
+  t.deepEqual(rows, [{ status: 'failed' }]);
+  const usage = (await (await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${caller.key}` } })).json()) as { usage: unknown };
+  t.deepEqual(usage.usage, { requests: 0, interactions: 0 });
+});

@@ -43,25 +43,32 @@ test('the edges of every bound are accepted: 16 events, sequence "all", duration
   ];
   const response = await postSimulation(app, finance({ scenario: { events } }), { key });
   t.is(response.status, 200, response.text);
-  t.deepEqual(response.body.scenario, { events: events.map((event) => ({ intensity: 1, ...event })) });
+  t.deepEqual(response.body.scenario.events, events.map((event) => ({ intensity: 1, ...event })));
+  // Each listed event either labelled records of its sequence (placed) or none (unplaced), never both.
+  const { placed, unplaced } = response.body.scenario as { placed: { sequence: number; type: string }[]; unplaced: unknown[] };
+  t.true(placed.some((event) => event.type === 'volatility_regime'));
+  t.is(placed.filter((event) => event.type === 'market_crash').length + unplaced.filter((event) => (event as { type: string }).type === 'market_crash').length, 14);
 });
 
 test('the alias mobile takes mobile_app event types', async (t) => {
   const response = await postSimulation(app, finance({ preset: 'mobile', scenario: { events: [{ type: 'outage', sequence: 'all', at_step: 2, duration: 3 }] } }), { key });
   t.is(response.status, 200, response.text);
   t.is(response.body.preset, 'mobile_app');
-  t.deepEqual(response.body.scenario, { events: [{ type: 'outage', sequence: 'all', at_step: 2, duration: 3, intensity: 1 }] });
+  t.deepEqual(response.body.scenario.events, [{ type: 'outage', sequence: 'all', at_step: 2, duration: 3, intensity: 1 }]);
+  t.like(response.body.scenario.placed[0], { type: 'outage', sequence: 1, at_step: 2, duration: 3, intensity: 1 });
 });
 
 // ---------------------------------------------------------------------------------------------------
 // The echo, the history, replays
 
-test('the result echoes the validated scenario (intensity filled, the wire order of keys), and the history Run carries it', async (t) => {
+test('the result echoes the validated scenario (intensity filled, the wire order of keys) after data with placed and unplaced, and the history Run carries it', async (t) => {
   // Keys in another order than the wire's, intensity left out.
   const given = { events: [{ duration: 10, at_step: 20, sequence: 1, type: 'market_crash' }] };
   const first = await post(finance({ scenario: given }));
   t.is(first.status, 200, first.bytes.toString());
-  t.true(first.bytes.toString().includes(`,"seed":7,"scenario":${CRASH_ECHO},"data":[`));
+  t.true(first.bytes.toString().includes(`,"seed":7,"data":[`));
+  const placed = '"placed":[{"type":"market_crash","sequence":1,"at_step":20,"duration":10,"intensity":1}],"unplaced":[]';
+  t.true(first.bytes.toString().includes(`],"scenario":${CRASH_ECHO.slice(0, -1)},${placed}},"metadata":{`));
   const run = await getWithKey(app, `/v1/simulations/${first.json.simulation_id}`, key);
   t.is(run.status, 200);
   t.deepEqual(run.body.scenario, JSON.parse(CRASH_ECHO));
@@ -74,7 +81,8 @@ test('a run without a scenario echoes null, on engine 3 and on engine 2, and its
   for (const engine of ['3', '2']) {
     const first = await post(finance({ engine_version: engine, scenario: undefined }));
     t.is(first.status, 200, first.bytes.toString());
-    t.true(first.bytes.toString().includes(',"seed":7,"scenario":null,"data":['));
+    t.true(first.bytes.toString().includes(',"seed":7,"data":['));
+    t.true(first.bytes.toString().includes('],"scenario":null,"metadata":{'));
     const run = await getWithKey(app, `/v1/simulations/${first.json.simulation_id}`, key);
     t.is(run.body.scenario, null);
   }

@@ -26,6 +26,8 @@ const assertRefusal = (t: ExecutionContext, response: RawResponse, status: numbe
   t.is(response.headers.connection, 'close');
   const requestId = response.headers['x-request-id'];
   t.truthy(requestId);
+  t.is(response.headers['x-content-type-options'], 'nosniff');
+  t.is(response.headers['cache-control'], 'no-store');
   const body = JSON.parse(response.body) as { error: { status_code: number; details: { code: string }; request_id: string; message: string } };
   t.is(body.error.status_code, status);
   t.is(body.error.details.code, code);
@@ -58,6 +60,33 @@ for (const { title, request, status, code } of PARSER_REFUSALS) {
     assertRefusal(t, await sendRaw(app.url, request), status, code);
   });
 }
+
+const UNMET_REQUESTS: ReadonlyArray<{ title: string; request: string; status: number; code: string }> = [
+  { title: 'an HTTP/1.1 request without Host', request: 'GET /health HTTP/1.1\r\n\r\n', status: 400, code: 'malformed_request' },
+  { title: 'an Expect other than 100-continue', request: 'GET /health HTTP/1.1\r\nHost: a\r\nExpect: foo\r\n\r\n', status: 417, code: 'expectation_failed' },
+  { title: 'a CONNECT to host:port', request: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', status: 400, code: 'malformed_request' },
+];
+
+for (const { title, request, status, code } of UNMET_REQUESTS) {
+  test(`a request Node would answer bare is answered ${status} ${code} in the envelope with the usual headers: ${title}`, async (t) => {
+    assertRefusal(t, await sendRaw(app.url, request), status, code);
+  });
+}
+
+test('a CONNECT echoes a well-formed caller X-Request-ID in its refusal', async (t) => {
+  const response = await sendRaw(app.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nX-Request-ID: tunnel-1\r\n\r\n');
+  assertRefusal(t, response, 400, 'malformed_request');
+  t.is(response.headers['x-request-id'], 'tunnel-1');
+});
+
+test('Expect: 100-continue is still met: the body is asked for and the request answered', async (t) => {
+  const socket = await openSocket(app.url);
+  const answer = readUntilClosed(socket);
+  socket.write('GET /health HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+  const response = await answer;
+  t.is(response.status, 100);
+  t.regex(response.body, /HTTP\/1\.1 200 /);
+});
 
 test('a refusal after a keep-alive exchange on the same connection is still answered in the envelope', async (t) => {
   const socket = await openSocket(app.url);

@@ -49,6 +49,20 @@ test('a body with an unsupported Content-Encoding is 415 unsupported_media_type,
   }
 });
 
+for (const contentType of ['application/json; charset=utf-16', 'application/json; charset=iso-8859-1', 'application/json; charset="UTF-16LE"']) {
+  test(`a body declared ${contentType} is 415 unsupported_media_type, not read as UTF-8`, async (t) => {
+    const response = await postKey(JSON.stringify({ name: 'charset' }), { 'Content-Type': contentType });
+    t.is(response.status, 415);
+    t.is(response.body.error.details.code, 'unsupported_media_type');
+  });
+}
+
+test('a body declared application/json with charset=utf-8 (any case) or no charset is accepted', async (t) => {
+  for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
+    t.is((await postKey(JSON.stringify({ name: 'utf8' }), { 'Content-Type': contentType })).status, 201, contentType);
+  }
+});
+
 test('gzip and deflate bodies are inflated and accepted', async (t) => {
   const gzipped = await postKey(gzipSync(JSON.stringify({ name: 'gzipped key' })), { 'Content-Encoding': 'gzip' });
   t.is(gzipped.status, 201);

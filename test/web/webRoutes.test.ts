@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -69,6 +69,35 @@ test('the console page is served at /account with the same policy and its sectio
   const html = await response.text();
   for (const id of ['account', 'usage', 'keys', 'simulate', 'revoke-dialog']) {
     t.true(html.includes(`id="${id}"`), id);
+  }
+});
+
+test("the console's pages below /account are the same document under the same policy; an unknown page is a 404", async (t) => {
+  const console = await (await get(t, '/account')).text();
+  for (const page of ['run', 'history', 'models', 'streams', 'keys', 'usage']) {
+    const response = await get(t, `/account/${page}`);
+    t.is(response.status, 200, page);
+    t.true((response.headers.get('content-security-policy') ?? '').includes("script-src 'self'"), page);
+    t.is(await response.text(), console, page);
+  }
+  for (const path of ['/account/nowhere', '/account/run/more', '/account/constructor']) {
+    const response = await get(t, path);
+    t.is(response.status, 404, path);
+    await response.arrayBuffer();
+  }
+});
+
+test('the model gallery is served to the Models page with an index of names and descriptions', async (t) => {
+  const html = await (await get(t, '/account')).text();
+  const index = /data-index="([^"]+)"/.exec(html)?.[1] ?? '';
+  const base = /data-base="([^"]+)"/.exec(html)?.[1] ?? '';
+  const entries = (await (await get(t, index)).json()) as { name: string; description: string }[];
+  const files = readdirSync(new URL('../../docs/models/', import.meta.url)).filter((file) => file.endsWith('.json'));
+  t.deepEqual(entries.map((entry) => `${entry.name}.json`), files.sort());
+  for (const entry of entries) {
+    const response = await get(t, `${base}/${entry.name}.json`);
+    t.is(response.headers.get('content-type'), 'application/json; charset=utf-8');
+    t.is(await response.text(), readFileSync(new URL(`../../docs/models/${entry.name}.json`, import.meta.url), 'utf8'));
   }
 });
 

@@ -61,9 +61,9 @@ export const apiKeyRoutes = (services: Services): Router<AppState> => {
     '/v1/api-keys',
     authenticate(services),
     idempotent(services, keyCreationIdempotency),
-    limitKeyChanges(services),
     jsonBody(),
     validateBody(createApiKeyBodySchema),
+    limitKeyChanges(services),
     async (ctx) => {
       const { accountId } = requirePrincipal(ctx.state);
       const created = await createApiKey(services.pool, { accountId, name: ctx.state.input.name, now: services.now() });
@@ -76,7 +76,7 @@ export const apiKeyRoutes = (services: Services): Router<AppState> => {
     },
   );
 
-  router.post('/v1/api-keys/:key_id/roll', authenticate(services), limitKeyChanges(services), jsonBody(), validateBody(rollApiKeyBodySchema), async (ctx) => {
+  router.post('/v1/api-keys/:key_id/roll', authenticate(services), jsonBody(), validateBody(rollApiKeyBodySchema), limitKeyChanges(services), async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
     const keyId = ctx.params.key_id ?? '';
     if (!UUID.test(keyId)) {

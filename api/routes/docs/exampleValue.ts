@@ -28,6 +28,8 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   next_cursor: null,
   // Engine 3's scenario echo: most runs have none (a request example shows only what it needs).
   scenario: null,
+  // A preset run's result and Run name no model.
+  model: null,
   // Engine 4's clock inputs, as a run without them echoes them.
   start_time: '2026-01-01T00:00:00.000Z',
   order: 'sequence',
@@ -36,6 +38,11 @@ const FIELD_VALUES: Readonly<Record<string, unknown>> = {
   url: '/v1/auth/github',
   local_sign_in: null,
   authentication_methods: ['github'],
+  // A run in the history as most are: finished.
+  status: 'completed',
+  // The month of the usage examples (the period of GET /v1/usage).
+  start: '2026-11-01T00:00:00.000Z',
+  end: '2026-12-01T00:00:00.000Z',
   // Real records of the engine, so the example shows what a run holds.
   data: generateRecords({ preset: 'finance', profile: 'balanced_investor', seed: 42, numInteractions: 2 }),
 };
@@ -75,6 +82,9 @@ const stringValue = (schema: JsonSchema): string => {
 };
 
 const fits = (document: JsonSchema, schema: JsonSchema, value: unknown): boolean => {
+  if (schema.const !== undefined) {
+    return schema.const === value;
+  }
   if (Array.isArray(schema.enum)) {
     return schema.enum.includes(value);
   }
@@ -123,11 +133,14 @@ export const exampleValue = (document: JsonSchema, given: JsonSchema, options: {
   switch (type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      // `name` names different things: a plan's is a real plan, a key's is a label someone would give it.
+      const nameValue = Object.hasOwn(properties, 'requests_per_minute') ? 'pro' : undefined;
       const required = new Set((schema.required ?? []) as string[]);
       return Object.fromEntries(
         Object.entries(properties)
-          .filter(([name]) => options.optional || required.has(name) || (name === 'seed' && Object.hasOwn(FIELD_VALUES, name)))
-          .map(([name, property]) => [name, exampleValue(document, property, { optional: options.optional, name })]),
+          // A simulation request names `preset` or `model`, neither required alone: the example runs a preset.
+          .filter(([name]) => options.optional || required.has(name) || ((name === 'seed' || name === 'preset') && Object.hasOwn(FIELD_VALUES, name)))
+          .map(([name, property]) => [name, name === 'name' && nameValue !== undefined ? nameValue : exampleValue(document, property, { optional: options.optional, name })]),
       );
     }
     case 'array':

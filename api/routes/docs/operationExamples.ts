@@ -46,6 +46,8 @@ const PATH_VALUES: Readonly<Record<string, string>> = {
   provider: 'github',
   key_id: '5b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8',
   simulation_id: '3f0c9a52-6b1d-4e8f-9a27-5c4d3e2b1a60',
+  name: 'members',
+  version: '1',
 };
 const QUERY_VALUES: Readonly<Record<string, string>> = { limit: '5', state: '<state>', code: '<code>' };
 
@@ -93,6 +95,12 @@ const SDK_CALLS: Readonly<Record<string, (call: Call) => string>> = {
   createApiKey: (call) => `await bss.createApiKey(${json(nameOf(call.body))})`,
   rollApiKey: (call) => `await bss.rollApiKey(${json(call.pathValues.key_id)})`,
   revokeApiKey: (call) => `await bss.revokeApiKey(${json(call.pathValues.key_id)})`,
+  putModel: (call) => `await bss.models.put(${json(call.pathValues.name)}, ${json(call.body)})`,
+  listModels: () => 'await bss.models.list()',
+  getModel: (call) => `await bss.models.get(${json(call.pathValues.name)})`,
+  getModelVersion: (call) => `await bss.models.get(${json(call.pathValues.name)}, ${Number(call.pathValues.version)})`,
+  deleteModel: (call) => `await bss.models.delete(${json(call.pathValues.name)})`,
+  validateModel: (call) => `await bss.models.validate(${json(call.body)})`,
 };
 
 /** The Python client's method (`import bss`), where it has one (the others use the standard library). */
@@ -158,7 +166,7 @@ const pythonOf = (base: string, operationId: string, call: Call): string => {
   return `import json, os, urllib.request\n\nrequest = urllib.request.Request(${arguments_.join(', ')})\nwith urllib.request.urlopen(request) as response:\n    answer = ${read}`;
 };
 
-const responseOf = (document: OpenApiDocument, operation: OperationObject): OperationExamples['response'] => {
+const responseOf = (document: OpenApiDocument, operation: OperationObject, answer: unknown): OperationExamples['response'] => {
   const [status = '200', response = {}] = Object.entries(operation.responses).find(([code]) => /^[23]/.test(code)) ?? [];
   const content = response.content ?? {};
   const jsonSchema = content['application/json']?.schema;
@@ -169,7 +177,7 @@ const responseOf = (document: OpenApiDocument, operation: OperationObject): Oper
   );
   return {
     status: Number(status),
-    ...(jsonSchema !== undefined ? { body: exampleValue(document, jsonSchema) } : {}),
+    ...(jsonSchema !== undefined ? { body: answer ?? exampleValue(document, jsonSchema) } : {}),
     ...(jsonSchema === undefined && Object.keys(content).length > 0 ? { text: `(${Object.keys(content)[0]})` } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
@@ -178,9 +186,11 @@ const responseOf = (document: OpenApiDocument, operation: OperationObject): Oper
 /**
  * A request and its answer for every operation of the OpenAPI document, in curl, TypeScript (the SDK in
  * sdk/ where it has the call) and Python (the `bss` client where it has the call), built from the
- * document's own schemas, so an example can never describe a field the API does not have.
+ * document's own schemas, so an example can never describe a field the API does not have. `answers` are
+ * real answers by operation id (the preset catalog as the service serves it), shown instead of one built
+ * from the schema where a schema alone would only say "string".
  */
-export const buildOperationExamples = (document: OpenApiDocument): Record<string, OperationExamples> => {
+export const buildOperationExamples = (document: OpenApiDocument, answers: Readonly<Record<string, unknown>> = {}): Record<string, OperationExamples> => {
   const base = document.servers?.[0]?.url ?? 'http://localhost:3000';
   const examples: Record<string, OperationExamples> = {};
   for (const [path, item] of Object.entries(document.paths)) {
@@ -191,7 +201,7 @@ export const buildOperationExamples = (document: OpenApiDocument): Record<string
         curl: curlOf(base, call, redirects),
         typescript: typescriptOf(base, operation.operationId, call),
         python: pythonOf(base, operation.operationId, call),
-        response: responseOf(document, operation),
+        response: responseOf(document, operation, answers[operation.operationId]),
       };
     }
   }

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import Router from '@koa/router';
+import { ENGINE_VERSION, PRESETS } from '../../../shared/engine/index.ts';
+import { publishedFidelity } from '../../../shared/engine/fidelity/publishedFidelity.ts';
 import { buildOpenApiDocument } from '../../openapi/buildOpenApiDocument.ts';
+import { isPresetAvailable } from '../presets/isPresetAvailable.ts';
+import { presentPreset } from '../presets/presentPreset.ts';
 import { buildOperationExamples, type OpenApiDocument } from './operationExamples.ts';
 import type { AppState } from '../../AppState.ts';
 import type { Services } from '../../Services.ts';
@@ -27,7 +31,15 @@ export const docsRoutes = (services: Services): Router<AppState> => {
   const assets = new Map<string, { type: string; body: Buffer | string }>(
     Object.entries(ASSETS).map(([name, asset]) => [name, { type: asset.type, body: readFileSync(new URL(asset.file, PAGE_DIR)) }]),
   );
-  assets.set('examples.json', { type: 'application/json', body: JSON.stringify(buildOperationExamples(built as OpenApiDocument)) });
+  // The preset operations answer with the real catalog and the real measured facts: an example built from
+  // their schemas would show a preset named "string".
+  const catalog = PRESETS.map((preset) => ({ ...presentPreset(preset), available: isPresetAvailable(services.config, preset) }));
+  const answers = {
+    listPresets: catalog,
+    getPreset: catalog.find((preset) => preset.name === 'finance'),
+    getPresetFidelity: publishedFidelity('finance', ENGINE_VERSION),
+  };
+  assets.set('examples.json', { type: 'application/json', body: JSON.stringify(buildOperationExamples(built as OpenApiDocument, answers)) });
 
   router.get('/openapi.json', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

@@ -22,6 +22,7 @@ export const planRoutes = (services: Services): Router<AppState> => {
       max_interactions_per_request: row.max_interactions_per_request,
       max_concurrent_simulations: row.max_concurrent_simulations,
       max_active_api_keys: row.max_active_api_keys,
+      max_models: row.max_models,
       max_concurrent_streams: row.max_concurrent_streams,
     }));
     ctx.set('Cache-Control', 'public, max-age=60');

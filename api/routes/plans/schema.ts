@@ -9,6 +9,7 @@ const planSchema = z.strictObject({
   max_interactions_per_request: z.int().describe('Interactions in one simulation request.'),
   max_concurrent_simulations: z.int().describe('Simulations running at once.'),
   max_active_api_keys: z.int().describe('Active API keys (a key in its roll grace period does not count).'),
+  max_models: z.int().describe('Models (names, each with all its versions) the account may have; a deleted model does not count.'),
   max_concurrent_streams: z.int().describe('Live streams running at once (docs/streams.md).'),
 });
 

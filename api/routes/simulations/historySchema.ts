@@ -3,6 +3,7 @@ import { resolvePreset } from '../../../shared/engine/index.ts';
 import { simulationStatusSchema } from '../../../shared/db/queries/simulations.ts';
 import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { decodeRunCursor } from './runCursor.ts';
+import { modelReferenceSchema } from './modelReferenceSchema.ts';
 
 /**
  * GET /v1/simulations query (DECISIONS "Run history and replay"). Unknown parameters are refused like
@@ -31,7 +32,8 @@ const credentialSchema = z.discriminatedUnion('type', [
 /** One run of the history: its inputs, how it ended, the engine that made it and the credential used. */
 export const runSchema = z.strictObject({
   simulation_id: z.uuid(),
-  preset: z.enum(['education', 'finance', 'healthcare', 'mobile_app']),
+  preset: z.string().describe("The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run."),
+  model: modelReferenceSchema.nullable().describe('The model version the run was made from (its replay runs that version, even after the model was deleted); null for a preset run.'),
   profile: z.string(),
   seed: z.int().min(0).max(4_294_967_295),
   num_interactions: z.int().min(1),

@@ -3,7 +3,8 @@ import type { Run } from './historySchema.ts';
 
 export const presentRun = (row: SimulationRunRow): Run => ({
   simulation_id: row.id,
-  preset: row.preset as Run['preset'],
+  preset: row.preset,
+  model: row.model_version === null || row.model_digest === null ? null : { name: row.preset, version: row.model_version, digest: row.model_digest },
   profile: row.profile,
   seed: row.seed,
   num_interactions: row.num_interactions,

@@ -4,7 +4,11 @@ import type { OutputFormat } from '../../../shared/engine/index.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { chooseEncoding } from '../../bulk/chooseEncoding.ts';
+import { bodyTag } from '../../bulk/bodyTag.ts';
+import { countBytes } from '../../bulk/countBytes.ts';
 import { encodeBody, encodeWhole } from '../../bulk/encodeBody.ts';
+import { rememberBodyLength } from '../../bulk/recallBodyLength.ts';
+import { describeError } from '../../../shared/errors/describeError.ts';
 import { setSimulationHeaders } from '../../bulk/setSimulationHeaders.ts';
 import type { SimulationAdmission } from '../../simulations/SimulationAdmission.ts';
 import type { Services } from '../../Services.ts';
@@ -32,16 +36,29 @@ export const respondWithSimulation = async (
       clientGone.abort();
     }
   });
-  const { identity, body } = await runSimulation(services, requirePrincipal(ctx.state), request, admission, { format, signal: clientGone.signal });
+  const { identity, body } = await runSimulation(services, requirePrincipal(ctx.state), request, admission, { format, signal: clientGone.signal, connection: ctx.req.socket });
   setSimulationHeaders(ctx, identity);
   const coding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);
-  if (coding === 'identity') {
+  if (Buffer.isBuffer(body)) {
     // The worker's bytes, as they are: printed once in its thread, never parsed on the way here.
-    ctx.body = body;
+    ctx.body = coding === 'identity' ? body : await encodeWhole(body, coding);
+  } else if (request.replayOf !== undefined) {
+    // An idempotent replay's JSON states its own compute_ms (docs/api.md, idempotent retries), so its length
+    // is not the recorded body's: only the run's first answer leaves its length behind.
+    ctx.body = Readable.from(encodeBody(body as AsyncIterable<Buffer>, coding), { objectMode: false, highWaterMark: 64 * 1024 });
   } else {
-    ctx.body = Buffer.isBuffer(body)
-      ? await encodeWhole(body, coding)
-      : Readable.from(encodeBody(body as AsyncIterable<Buffer>, coding), { objectMode: false, highWaterMark: 64 * 1024 });
+    // A streamed run's length is learnt as it goes out, for the HEAD and ranges of its replays
+    // (api/bulk/serveRecords.ts): they then never make the whole body again to measure it. A small run
+    // is cheaper to measure again than a Redis write on every answer.
+    const tag = bodyTag({ simulationId: identity.simulationId, engineVersion: identity.engineVersion, format, coding });
+    const remember = (length: number): void => {
+      rememberBodyLength(services, tag, length).catch((error: unknown) =>
+        services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'could not remember a body length'),
+      );
+    };
+    ctx.body = Readable.from(countBytes(encodeBody(body as AsyncIterable<Buffer>, coding), remember), { objectMode: false, highWaterMark: 64 * 1024 });
+  }
+  if (coding !== 'identity') {
     ctx.set('Content-Encoding', coding);
   }
   ctx.set('Content-Type', FORMAT_CONTENT_TYPES[format]);

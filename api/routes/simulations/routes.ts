@@ -21,7 +21,7 @@ export const simulationRoutes = (services: Services): Router<AppState> => {
     '/v1/simulations',
     authenticate(services, { cached: true }),
     negotiateFormat(),
-    validateSimulation(),
+    validateSimulation(services),
     idempotent(services, simulationIdempotency(services)),
     admitSimulationRequest(services),
     runSimulationRequest(services),

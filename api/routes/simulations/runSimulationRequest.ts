@@ -20,6 +20,7 @@ export const runSimulationRequest = (services: Services): Middleware<SimulationS
     ctx.state.simulationRun = {
       simulationId: admission.simulationId,
       preset: request.preset.name,
+      model: request.model,
       profile: request.profile,
       seed: request.seed,
       numInteractions: request.numInteractions,

@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import { PRESET_NAMES, resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
-import { SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
-import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
-import { parseTimestamp } from '../../../shared/engine/parseTimestamp.ts';
-import { DEFAULT_RUN_TIMING, EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS, type RunTimingSpec, START_TIME_YEARS } from '../../../shared/engine/RunTimingSpec.ts';
+import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
+import { engineModels } from '../../../shared/engine/engineVersions.ts';
+import { randomEventsRoom, SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
+import { scenarioResultSchema, scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
+import { POPULATION_LIMITS } from '../../../shared/engine/RunTimingSpec.ts';
+import { canonicalScenario, resolveRunTiming } from '../../simulations/resolveRunTiming.ts';
 import { runTimingFields } from '../../../shared/engine/runTimingSchema.ts';
-import { isoTimestamp } from '../../../shared/engine/writeTimestamp.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
+import { MODEL_REFERENCE, type ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
+import { modelReferenceSchema } from './modelReferenceSchema.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
 // idempotent record) sees only the canonical preset.
@@ -22,14 +24,22 @@ const presetField = z
   })
   .describe('Preset name, or the alias `mobile`.');
 
+const modelField = z
+  .string()
+  .regex(MODEL_REFERENCE, 'A model name, or `name@version` (version 1, 2, …); see GET /v1/models.')
+  .describe("One of the account's models (DECISIONS \"Models\"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`.");
+
 /**
  * POST /v1/simulations body (DECISIONS "Simulation request"), parsed into the request it asks for: the
  * canonical preset, the profile to use and the exact engine. `num_interactions` is any positive safe
  * integer here: its upper bound is the caller's plan maximum, refused with 403 by the limits, not 422.
+ * A `model` is only named here: the validate stage resolves it against the account's models
+ * (api/simulations/resolveModelRequest.ts), which checks profile, engine and scenario the same way.
  */
 export const simulationRequestSchema = z
   .strictObject({
-    preset: presetField,
+    preset: presetField.optional(),
+    model: modelField.optional(),
     num_interactions: z.int().min(1).describe('Number of interactions to generate; at most the plan maximum.'),
     seed: z.int().min(0).max(4_294_967_295).optional().describe('Makes the run reproducible; drawn and returned when absent.'),
     profile: z.string().optional().describe("One of the preset's supported_profiles; its default_profile when absent."),
@@ -55,8 +65,32 @@ export const simulationRequestSchema = z
       .optional()
       .describe('Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one\'s sequence ends the next `sequence_id` arrives.'),
   })
-  .transform((body, context): SimulationRequest => {
+  .transform((body, context): SimulationRequest | ModelRunRequest => {
     const { preset } = body;
+    if (preset === undefined || body.model !== undefined) {
+      if (preset !== undefined || body.model === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [preset === undefined ? 'preset' : 'model'],
+          message: 'Give exactly one of `preset` (a preset name) and `model` (one of your models).',
+        });
+        return z.NEVER;
+      }
+      const [, name = '', version] = MODEL_REFERENCE.exec(body.model) ?? [];
+      return {
+        kind: 'model',
+        name,
+        version: version === undefined ? undefined : Number(version),
+        profile: body.profile,
+        seed: body.seed,
+        numInteractions: body.num_interactions,
+        engineVersion: body.engine_version,
+        scenario: body.scenario,
+        startTime: body.start_time,
+        order: body.order,
+        population: body.population,
+      };
+    }
     if (body.profile !== undefined && !preset.supported_profiles.includes(body.profile)) {
       context.addIssue({
         code: 'custom',
@@ -83,82 +117,37 @@ export const simulationRequestSchema = z
         });
       }
       const types = SCENARIO_EVENT_TYPES[preset.name];
-      scenario.events.forEach((event, index) => {
-        if (event.at_time !== undefined && Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
-          context.addIssue({
-            code: 'custom',
-            path: ['scenario', 'events', index, 'at_time'],
-            message: `at_time needs engine ${EVENT_TIME_ENGINE_MAJOR} or later (records with event_time); this request runs engine ${serviceVersion}.`,
-          });
-        }
-        if (!types.includes(event.type)) {
-          context.addIssue({
-            code: 'custom',
-            path: ['scenario', 'events', index, 'type'],
-            message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.`,
-          });
-        }
+      const unknownType = (path: (string | number)[]): void => {
+        context.addIssue({ code: 'custom', path, message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.` });
+      };
+      scenario.events?.forEach((event, index) => {
+        if (!types.includes(event.type)) unknownType(['scenario', 'events', index, 'type']);
       });
+      const { random } = scenario;
+      if (random !== undefined) {
+        random.types.forEach((type, index) => {
+          if (!types.includes(type)) unknownType(['scenario', 'random', 'types', index]);
+        });
+        // Random events are spread over the model's episode: the most a sequence can get must fit in it.
+        const horizon = engineModels(serviceVersion)?.[preset.name].episodeLength;
+        const room = horizon === undefined ? undefined : randomEventsRoom(random, horizon);
+        if (room !== undefined) context.addIssue({ code: 'custom', path: ['scenario', 'random'], message: room });
+      }
     }
-    const timing = timingOf(body, serviceVersion, context);
-    // at_time echoed canonical (milliseconds), as records print instants.
-    const canonical =
-      scenario === undefined ? undefined : (
-        {
-          ...scenario,
-          events: scenario.events.map((event) =>
-            event.at_time === undefined ? event : { ...event, at_time: isoTimestamp(parseTimestamp(event.at_time) ?? 0) },
-          ),
-        }
-      );
+    const { timing, issues } = resolveRunTiming(body, scenario, serviceVersion);
+    for (const issue of issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return {
       preset,
       profile: body.profile ?? preset.default_profile,
       seed: body.seed,
       numInteractions: body.num_interactions,
       serviceVersion,
-      scenario: canonical,
+      // at_time echoed canonical (milliseconds), as records print instants.
+      scenario: canonicalScenario(scenario),
       ...(timing === undefined ? {} : { timing }),
     };
   });
 
-/**
- * Engine 4's start_time, order and population, defaults filled and start_time made canonical; undefined on
- * an engine before 4, where naming any of them is a validation issue at its path.
- */
-function timingOf(
-  body: { start_time?: string | undefined; order?: RunTimingSpec['order'] | undefined; population?: number | undefined },
-  serviceVersion: string,
-  context: z.RefinementCtx,
-): RunTimingSpec | undefined {
-  if (Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
-    for (const field of ['start_time', 'order', 'population'] as const) {
-      if (body[field] !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `${field} needs engine ${EVENT_TIME_ENGINE_MAJOR} or later; this request runs engine ${serviceVersion}.`,
-        });
-      }
-    }
-    return undefined;
-  }
-  let startTime = DEFAULT_RUN_TIMING.start_time;
-  if (body.start_time !== undefined) {
-    const ms = parseTimestamp(body.start_time);
-    const year = ms === undefined ? Number.NaN : Number(isoTimestamp(ms).slice(0, 4));
-    if (ms === undefined || !(year >= START_TIME_YEARS.min && year <= START_TIME_YEARS.max)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['start_time'],
-        message: `Expected an ISO 8601 UTC instant like 2026-01-01T00:00:00.000Z (Z required), in the years ${START_TIME_YEARS.min}–${START_TIME_YEARS.max}.`,
-      });
-    } else {
-      startTime = isoTimestamp(ms);
-    }
-  }
-  return { start_time: startTime, order: body.order ?? DEFAULT_RUN_TIMING.order, population: body.population ?? DEFAULT_RUN_TIMING.population };
-}
 
 // Engine 3's `scenario_event` is null outside an event.
 const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.null()]));
@@ -166,15 +155,20 @@ const recordSchema = z.record(z.string(), z.union([z.number(), z.string(), z.nul
 /** The Simulation result, as the worker writes it (the API sends those bytes without parsing them). */
 export const simulationResultSchema = z.strictObject({
   simulation_id: z.uuid(),
-  preset: z.enum(PRESET_NAMES),
+  preset: z.string().describe("The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run."),
+  model: modelReferenceSchema.nullable().describe('The model version the run was made from; null for a preset run.'),
   profile: z.string(),
   num_interactions: z.int().min(1),
   seed: z.int().min(0).max(4_294_967_295),
-  scenario: scenarioSchema.nullable().describe("The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."),
   start_time: z.string().optional().describe('Engine 4 on: the run\'s start_time, canonical (milliseconds, `Z`); absent for engines before 4.'),
   order: runTimingFields.order.optional().describe('Engine 4 on: the run\'s order; absent for engines before 4.'),
   population: runTimingFields.population.optional().describe('Engine 4 on: the run\'s population; absent for engines before 4.'),
   data: z.array(recordSchema),
+  scenario: scenarioResultSchema
+    .nullable()
+    .describe(
+      "The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are.",
+    ),
   metadata: z.strictObject({
     service_version: z.string().regex(/^\d+\.\d+\.\d+$/),
     api_version: z.string().regex(/^\d+\.\d+\.\d+$/),

@@ -9,6 +9,8 @@ import type { AdmittedState } from '../../simulations/admitSimulationRequest.ts'
 import type { RunSpecification } from '../../../shared/jobs/RunSpecification.ts';
 import type { Services } from '../../Services.ts';
 import { respondWithSimulation } from './respondWithSimulation.ts';
+import { requirePrincipal } from '../../auth/requirePrincipal.ts';
+import { referenceOf } from '../../simulations/referenceOf.ts';
 
 /** Set by the route once the run's inputs are final: what an idempotent replay needs. */
 export type SimulationState = AdmittedState & { simulationRun?: RunSpecification & { readonly format: OutputFormat } };
@@ -25,6 +27,8 @@ const recordedRunSchema = z.object({
   format: z.enum(OUTPUT_FORMATS).default('json'),
   scenario: scenarioSchema.nullable().default(null),
   timing: runTimingSchema.nullable().default(null),
+  // A model run's version (its definition is read again, deleted or not); a record from before models has none.
+  model: z.object({ name: z.string(), version: z.int().min(1), digest: z.string() }).nullable().default(null),
 });
 
 export const simulationIdempotency = (services: Services): IdempotentRoute<SimulationState> => ({
@@ -42,6 +46,7 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
           format: run.format,
           scenario: run.scenario ?? null,
           timing: run.timing ?? null,
+          model: referenceOf(run.model) ?? null,
         };
   },
   // The same run-and-respond path as the first answer, as a replay of the recorded run, in the recorded
@@ -50,13 +55,19 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
   // no monthly quota and no ledger row.
   replay: async (ctx, kept) => {
     const recorded = recordedRunSchema.safeParse(kept.response);
-    const preset = recorded.success ? resolvePreset(recorded.data.preset) : undefined;
-    if (!recorded.success || preset === undefined) {
+    if (!recorded.success) {
       throw internalError();
     }
     const run = recorded.data;
+    const { model } = run;
+    const stored = model === null ? undefined : await services.models.recorded(requirePrincipal(ctx.state).accountId, model.name, model.version);
+    const preset = model === null ? resolvePreset(run.preset) : { name: model.name };
+    if (preset === undefined || stored === null || (model !== null && stored?.spec.digest !== model.digest)) {
+      throw internalError();
+    }
     const request = {
       preset,
+      model: stored?.spec,
       profile: run.profile,
       seed: run.seed,
       numInteractions: run.num_interactions,

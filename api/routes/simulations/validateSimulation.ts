@@ -1,24 +1,29 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../../shared/errors/AppError.ts';
 import type { AppState } from '../../AppState.ts';
+import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody } from '../../middleware/validate.ts';
+import type { ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
+import { resolveModelRequest } from '../../simulations/resolveModelRequest.ts';
+import type { Services } from '../../Services.ts';
 import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 import { simulationRequestSchema } from './schema.ts';
 
 /**
  * `input` is the resolved request once the body passed; `bodyRefusal` is why it did not (400, 413, 415,
- * 422). Exactly one of them is set.
+ * 422, or 404 `model_not_found`). Exactly one of them is set.
  */
 export type ValidatedState = AppState & { input: SimulationRequest; bodyRefusal?: AppError };
 
 /**
  * The validate stage of POST /v1/simulations: reads and parses the body and resolves what it asks for
- * (canonical preset, profile, engine) into ctx.state.input, once. Its refusal is answered by the admit
- * stage, after the rate limiter has counted the attempt (DECISIONS "Order of checks": rate limit →
- * parse and validate), so the whole decision stays one Redis round trip.
+ * (canonical preset or model version, profile, engine) into ctx.state.input, once. Its refusal is answered
+ * by the admit stage, after the rate limiter has counted the attempt (DECISIONS "Order of checks": rate
+ * limit → parse and validate), so the whole decision stays one Redis round trip. A preset is resolved
+ * without I/O; a model with one indexed query (api/models/createModelStore.ts).
  */
-export const validateSimulation = (): Middleware<ValidatedState> => {
+export const validateSimulation = (services: Services): Middleware<ValidatedState> => {
   const readBody = jsonBody();
   const checkBody = validateBody(simulationRequestSchema);
   const done = async (): Promise<void> => {};
@@ -26,6 +31,14 @@ export const validateSimulation = (): Middleware<ValidatedState> => {
     try {
       await readBody(ctx, done);
       await checkBody(ctx, done);
+      const parsed = ctx.state.input as SimulationRequest | ModelRunRequest;
+      if ('kind' in parsed) {
+        const resolved = await resolveModelRequest(services, requirePrincipal(ctx.state).accountId, parsed);
+        if (resolved instanceof AppError) {
+          throw resolved;
+        }
+        ctx.state.input = resolved;
+      }
     } catch (error) {
       if (!(error instanceof AppError)) {
         throw error;

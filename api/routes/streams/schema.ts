@@ -71,7 +71,7 @@ export const createStreamSchema = z
       return z.NEVER;
     }
     const types = SCENARIO_EVENT_TYPES[preset.name];
-    body.scenario?.events.forEach((event, index) => {
+    (body.scenario?.events ?? []).forEach((event, index) => {
       if (!types.includes(event.type)) {
         context.addIssue({ code: 'custom', path: ['scenario', 'events', index, 'type'], message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.` });
       }

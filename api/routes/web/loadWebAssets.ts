@@ -30,11 +30,15 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.txt': 'text/plain; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
 };
 
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.svg', '.txt', '.json']);
 
 const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
+// The model gallery (docs/models/*.json) is served to the console's Models page as it is in the
+// repository, with an index of names and descriptions: one copy of each definition, tested where it lies.
+const GALLERY_ROOT = fileURLToPath(new URL('../../../docs/models/', import.meta.url));
 
 // uPlot is served from the installed package rather than copied, so an upgrade cannot leave a stale copy.
 const require = createRequire(import.meta.url);
@@ -68,6 +72,10 @@ const readWebAssets = (root: string): WebAssets => {
   for (const [urlPath, file] of Object.entries(VENDOR_FILES)) {
     sources.set(urlPath, file);
   }
+  const gallery = root === WEB_ROOT ? readdirSync(GALLERY_ROOT).filter((file) => file.endsWith('.json')).sort() : [];
+  for (const file of gallery) {
+    sources.set(`gallery/${file}`, path.join(GALLERY_ROOT, file));
+  }
 
   const contents = new Map<string, Buffer>();
   const digest = createHash('sha256');
@@ -80,6 +88,13 @@ const readWebAssets = (root: string): WebAssets => {
     contents.set(urlPath, bytes);
     digest.update(`${urlPath}\0${bytes.length}\0`).update(bytes);
   }
+  const index = gallery.map((file) => ({
+    name: path.basename(file, '.json'),
+    description: (JSON.parse((contents.get(`gallery/${file}`) as Buffer).toString('utf8')) as { description: string }).description,
+  }));
+  const indexBytes = Buffer.from(JSON.stringify(index), 'utf8');
+  contents.set('gallery/index.json', indexBytes);
+  digest.update(`gallery/index.json\0${indexBytes.length}\0`).update(indexBytes);
   const version = digest.digest('hex').slice(0, 12);
 
   const assets = new Map<string, WebAsset>();

@@ -3,6 +3,9 @@ import type { AppContext, AppState } from '../../AppState.ts';
 import { loadWebAssets, type WebAsset, type WebAssets } from './loadWebAssets.ts';
 import { ASSET_HEADERS, PAGE_HEADERS } from './securityHeaders.ts';
 
+/** The console's pages below /account (Overview is /account itself); web/assets/js/consoleRouter.js names the same. */
+const CONSOLE_PAGES: ReadonlySet<string> = new Set(['run', 'history', 'models', 'streams', 'keys', 'usage']);
+
 // Asset URLs carry the digest of every asset, so a response under the current version never changes.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // Pages and assets of another version (a page from before a deploy) are revalidated on every use.
@@ -18,6 +21,14 @@ export const webRoutes = (web: WebAssets = loadWebAssets()): Router<AppState> =>
   };
   router.get('/', page('index'));
   router.get('/account', page('account'));
+  // The console's other pages are the same document: its script shows the page the path names (History
+  // API routing, docs/console.md), so a deep link or a reload lands where it was. Unknown names are 404s.
+  router.get('/account/:page', (ctx, next) => {
+    if (!CONSOLE_PAGES.has(ctx.params.page ?? '')) {
+      return next();
+    }
+    return page('account')(ctx);
+  });
 
   router.get('/assets/:version/*path', (ctx, next) => {
     // A lookup in the in-memory map is the whole access check: no request path ever reaches the file system.

@@ -53,6 +53,29 @@ class PackageTest(unittest.TestCase):
                 read_file(Path(directory) / "run.parquet", "parquet", None)
         self.assertIn("pip install pyarrow", str(caught.exception))
 
+    def test_parquet_reads_strings_with_the_dtype_of_csv_and_ndjson(self) -> None:
+        import pandas
+
+        catalog = [("sequence_id", "integer"), ("state", "string"), ("daily_return", "number"), ("scenario_event", "string")]
+        # What pandas' pyarrow engine hands back for our file: strings as object, nulls as None.
+        read_by_pyarrow = pandas.DataFrame(
+            {
+                "sequence_id": pandas.Series([1, 1], dtype="int64"),
+                "state": pandas.Series(["Stable", "Drawdown"], dtype=object),
+                "daily_return": pandas.Series([0.5, -0.25], dtype="float64"),
+                "scenario_event": pandas.Series([None, "market_crash"], dtype=object),
+            }
+        )
+        with tempfile.TemporaryDirectory() as directory:
+            csv_path = Path(directory) / "run.csv"
+            csv_path.write_text("sequence_id,state,daily_return,scenario_event\r\n1,Stable,0.5,\r\n1,Drawdown,-0.25,market_crash\r\n", encoding="utf-8")
+            from_csv = read_file(csv_path, "csv", catalog)
+            with mock.patch.dict(sys.modules, {"pyarrow": mock.MagicMock()}), mock.patch.object(pandas, "read_parquet", return_value=read_by_pyarrow):
+                from_parquet = read_file(Path(directory) / "run.parquet", "parquet", catalog)
+        self.assertEqual(dict(from_parquet.dtypes.astype(str)), dict(from_csv.dtypes.astype(str)))
+        self.assertEqual(str(from_parquet["state"].dtype), "string")
+        self.assertTrue(from_parquet.equals(from_csv))
+
 
 class BuildBackendTest(unittest.TestCase):
     """The in-tree PEP 517 backend (clients/python/build_backend.py), loaded from beside these tests."""

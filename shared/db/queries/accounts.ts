@@ -73,6 +73,12 @@ export const updateAccountActive = async (
   input: { id: string; isActive: boolean },
 ): Promise<AccountRow> =>
   connection.one(sql.type(accountRowSchema)`
+    WITH ended_links AS (
+      -- Deactivating ends the account's download links for good (docs/bulk-data.md): they are expired
+      -- now, in the same statement, so a later activation does not revive them.
+      UPDATE download_links SET expires_at = now()
+      WHERE account_id = ${input.id} AND NOT ${input.isActive} AND expires_at > now()
+    )
     UPDATE accounts SET is_active = ${input.isActive} WHERE id = ${input.id} RETURNING ${accountColumns}
   `);
 

@@ -14,12 +14,6 @@ export const planRowSchema = z.object({
 
 export type PlanRow = z.infer<typeof planRowSchema>;
 
-// Only the listing reads the streams' limit: admitting a stream reads it under the account's lock
-// (queries/streams.ts), so the plan every request carries stays as it was.
-const planListingRowSchema = planRowSchema.extend({ max_concurrent_streams: z.number() });
-
-type PlanListingRow = z.infer<typeof planListingRowSchema>;
-
 export const findPlanByName = async (connection: CommonQueryMethods, name: string): Promise<PlanRow | null> =>
   connection.maybeOne(sql.type(planRowSchema)`
     SELECT name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
@@ -30,10 +24,16 @@ export const findPlanByName = async (connection: CommonQueryMethods, name: strin
 export const listPlanNames = async (connection: CommonQueryMethods): Promise<readonly string[]> =>
   connection.anyFirst(sql.type(z.object({ name: z.string() }))`SELECT name FROM plans ORDER BY name`);
 
+// The catalog's row: the limits a principal carries, and the ones only a write of their resource reads
+// (under its own lock, from PostgreSQL: shared/db/queries/models.ts and streams.ts).
+const planCatalogRowSchema = planRowSchema.extend({ max_models: z.number(), max_concurrent_streams: z.number() });
+
+export type PlanCatalogRow = z.infer<typeof planCatalogRowSchema>;
+
 /** Every plan, smallest first: what the console sets beside the caller's own. */
-export const listPlans = async (connection: CommonQueryMethods): Promise<readonly PlanListingRow[]> =>
-  connection.any(sql.type(planListingRowSchema)`
+export const listPlans = async (connection: CommonQueryMethods): Promise<readonly PlanCatalogRow[]> =>
+  connection.any(sql.type(planCatalogRowSchema)`
     SELECT name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
-      max_concurrent_simulations, max_active_api_keys, max_concurrent_streams
+      max_concurrent_simulations, max_active_api_keys, max_models, max_concurrent_streams
     FROM plans ORDER BY monthly_interactions, monthly_requests, requests_per_minute, name
   `);

@@ -20,6 +20,9 @@ const simulationRunRowSchema = z.object({
   // Read back through the wire's schema: jsonb keeps keys in an order of its own, the schema restores the wire's.
   scenario: scenarioSchema.nullable(),
   timing: runTimingSchema.nullable(),
+  /** A model run's version and digest (`preset` is the model's name); null for a preset run. */
+  model_version: z.number().nullable(),
+  model_digest: z.string().nullable(),
   api_key_id: z.string().nullable(),
   key_prefix: z.string().nullable(),
   /** created_at to the microsecond, as text: the cursor's half that a millisecond ISO string would blur. */
@@ -31,7 +34,7 @@ export type SimulationRunRow = z.infer<typeof simulationRunRowSchema>;
 const runColumns = sql.fragment`
   simulations.id, simulations.preset, simulations.profile, simulations.seed::float8 AS seed, simulations.num_interactions,
   simulations.status, simulations.created_at, simulations.finished_at, simulations.compute_ms, simulations.service_version,
-  simulations.scenario, simulations.timing,
+  simulations.scenario, simulations.timing, simulations.model_version, simulations.model_digest,
   simulations.api_key_id, api_keys.key_prefix,
   to_char(simulations.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
 `;

@@ -2,6 +2,7 @@ import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
 import type { RunTimingSpec } from '../../engine/RunTimingSpec.ts';
 import type { Scenario } from '../../engine/scenario.ts';
+import type { ModelReference } from '../../jobs/RunSpecification.ts';
 
 export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);
 
@@ -50,6 +51,8 @@ export interface SimulationRunInput {
   readonly scenario?: Scenario | null | undefined;
   /** Engine 4's start_time, order and population as echoed, or none (engines before 4): a replay needs them. */
   readonly timing?: RunTimingSpec | null | undefined;
+  /** The model version a model run is made from (`preset` holds its name); none for a preset run. */
+  readonly model?: ModelReference | null | undefined;
 }
 
 /** How a run ended, as its ledger row records it. */
@@ -98,6 +101,8 @@ const ROW_COLUMNS: readonly Column<LedgerRowInput>[] = [
   ['service_version', 'text', (row) => row.serviceVersion],
   ['scenario', 'jsonb', (row) => (row.scenario === undefined || row.scenario === null ? null : JSON.stringify(row.scenario))],
   ['timing', 'jsonb', (row) => (row.timing === undefined || row.timing === null ? null : JSON.stringify(row.timing))],
+  ['model_version', 'int4', (row) => row.model?.version ?? null],
+  ['model_digest', 'text', (row) => row.model?.digest ?? null],
   ['status', 'text', (row) => row.status],
   ['created_at', 'timestamptz', (row) => row.createdAt],
   ['started_at', 'timestamptz', (row) => row.startedAt],

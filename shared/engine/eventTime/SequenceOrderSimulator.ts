@@ -1,3 +1,5 @@
+import type { ScenarioOutcome } from '../scenario.ts';
+import { mergeScenarioOutcomes } from './mergeScenarioOutcomes.ts';
 import type { Simulator } from '../simulator.ts';
 import { InstantHeap } from './InstantHeap.ts';
 import type { SubjectArrivals } from './SubjectArrivals.ts';
@@ -18,6 +20,11 @@ export class SequenceOrderSimulator implements Simulator {
   private readonly subject: TimedSubject;
   private readonly arrivals: SubjectArrivals;
   private readonly population: number;
+
+  /** What the run made of its scenario so far (Simulator.scenarioOutcome). */
+  scenarioOutcome(): ScenarioOutcome {
+    return mergeScenarioOutcomes([this.subject.scenarioOutcome()]);
+  }
 
   constructor(subject: TimedSubject, arrivals: SubjectArrivals, population: number) {
     this.subject = subject;

@@ -25,12 +25,12 @@ export class SubjectArrivals {
   private readonly startTime: number;
   private readonly makeShadow: () => TimedSubject;
 
-  constructor(clock: PresetClock, key: readonly [number, number, number, number], startTime: number, scenario: Scenario | undefined, types: readonly string[], makeShadow: () => TimedSubject) {
+  constructor(clock: PresetClock, key: readonly [number, number, number, number], startTime: number, scenario: Scenario | undefined, types: readonly string[], horizon: number, makeShadow: () => TimedSubject) {
     this.clock = clock;
     this.startTime = startTime;
     this.makeShadow = makeShadow;
     this.rng = new CounterRng(key);
-    this.schedule = new ScenarioSchedule(scenario, types);
+    this.schedule = new ScenarioSchedule(scenario, types, key, horizon);
     this.atTimeEvents = [...this.schedule.atTimes.keys()].filter((k) => !Number.isNaN(this.schedule.atTimes[k]!));
     this.atTimeSteps = new Int32Array(this.schedule.atTimes.length);
   }

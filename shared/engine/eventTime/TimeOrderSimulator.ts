@@ -1,3 +1,5 @@
+import type { ScenarioOutcome } from '../scenario.ts';
+import { mergeScenarioOutcomes } from './mergeScenarioOutcomes.ts';
 import type { Simulator } from '../simulator.ts';
 import { InstantHeap } from './InstantHeap.ts';
 import type { SubjectArrivals } from './SubjectArrivals.ts';
@@ -28,6 +30,11 @@ export class TimeOrderSimulator implements Simulator {
   private readonly makeSubject: () => TimedSubject;
   private readonly arrivals: SubjectArrivals;
   private readonly population: number;
+
+  /** What the run made of its scenario so far (Simulator.scenarioOutcome). */
+  scenarioOutcome(): ScenarioOutcome {
+    return mergeScenarioOutcomes(this.subjects.map((subject) => subject.scenarioOutcome()));
+  }
 
   constructor(makeSubject: () => TimedSubject, arrivals: SubjectArrivals, population: number, width: number) {
     this.makeSubject = makeSubject;

@@ -1,3 +1,4 @@
+import type { ScenarioOutcome } from '../scenario.ts';
 import { CounterRng } from '../counterRng.ts';
 import type { SubjectSimulator } from '../simulator.ts';
 import type { SequenceClock } from './PresetClock.ts';
@@ -54,6 +55,11 @@ export class TimedSubject {
   }
 
   /** Where at_time event k starts in the sequence about to run. */
+  /** What this subject's sequences made of the scenario so far (Simulator.scenarioOutcome). */
+  scenarioOutcome(): ScenarioOutcome | undefined {
+    return this.base.scenarioOutcome?.();
+  }
+
   setEventStart(k: number, step: number): void {
     this.base.setEventStart(k, step);
   }

@@ -34,7 +34,7 @@ export function eventTimeModel<M extends EngineModel>(base: M, clock: PresetCloc
       const makeSubject = (): TimedSubject => new TimedSubject(asSubject(base.createSimulator(profile, rng, run)), clock.createClock(), run.key);
       const makeShadow = (): TimedSubject =>
         new TimedSubject(asSubject(base.createSimulator(profile, rng, { key: run.key, scenario: undefined })), clock.createClock(), run.key);
-      const arrivals = new SubjectArrivals(clock, run.key, timing.startTime, run.scenario, types, makeShadow);
+      const arrivals = new SubjectArrivals(clock, run.key, timing.startTime, run.scenario, types, base.episodeLength, makeShadow);
       return timing.order === 'time' ?
           new TimeOrderSimulator(makeSubject, arrivals, timing.population, base.fields.length + 1)
         : new SequenceOrderSimulator(makeSubject(), arrivals, timing.population);

@@ -1,15 +1,21 @@
 import { api, setUnauthorizedHandler, signInUrl } from './api.js';
 import { loadAccount, setUpSignOut } from './accountPanel.js';
+import { setUpRouter } from './consoleRouter.js';
 import { byId, showText } from './dom.js';
 import { explainApiError, explainLoginError } from './explainError.js';
 import { setUpHistory } from './historyPanel.js';
 import { setUpKeys } from './keysPanel.js';
+import { setUpModels } from './modelsPanel.js';
 import { loadPlans } from './plansPanel.js';
 import { setUpSimulation } from './simulationPanel.js';
 import { setUpUsageDaily } from './usageDailyPanel.js';
 import { loadUsage } from './usagePanel.js';
 
 const main = byId('main');
+// The page of the URL shows at once; its content fills in as the account loads.
+// Pages that act on being shown (a model chosen for the Run page) are wired once the account has loaded.
+let pageShown = () => {};
+const router = setUpRouter({ onShow: (name, params) => pageShown(name, params) });
 const notice = byId('page-notice');
 const showNotice = (text, kind = 'error') => {
   notice.className = `notice notice-${kind}`;
@@ -61,12 +67,49 @@ const start = async () => {
       void history.load();
     },
   });
-  const history = setUpHistory({ showResult: simulation.showResult, runAgain: simulation.runAgain });
+  // A run of the history is shown, or run again, on the Run page.
+  const history = setUpHistory({
+    showResult: (result, title) => {
+      router.navigate('run');
+      return simulation.showResult(result, title);
+    },
+    runAgain: (run) => {
+      router.navigate('run');
+      simulation.runAgain(run);
+    },
+  });
   const refreshUsage = async () => {
-    const [usage] = await Promise.all([loadUsage(), usageDaily.load()]);
-    if (usage !== null) {
-      simulation.setPlanLimit(usage.plan.max_interactions_per_request);
-      keys.setPlanLimit(usage.plan.max_interactions_per_request);
+    // The plan's limits as soon as the usage says them, not after the slower daily chart.
+    const limits = loadUsage().then((usage) => {
+      if (usage !== null) {
+        simulation.setPlanLimit(usage.plan.max_interactions_per_request);
+        keys.setPlanLimit(usage.plan.max_interactions_per_request);
+      }
+    });
+    await Promise.all([limits, usageDaily.load()]);
+  };
+  // The account's models, each with its catalog, for the Run page's choice; the Models page lists them.
+  const loadModels = async () => {
+    try {
+      const summaries = await api('/v1/models');
+      simulation.setModels(await Promise.all(summaries.map((summary) => api(`/v1/models/${encodeURIComponent(summary.name)}`))));
+    } catch {
+      // The Models page says why; the Run page keeps its presets.
+    }
+  };
+  const models = setUpModels({
+    runModel: (name) => router.navigate('run', { model: name }),
+    onSaved: () => loadModels(),
+  });
+  pageShown = async (name, params) => {
+    if (name === 'models') {
+      await models.list();
+    }
+    if (name === 'run' && params.has('model')) {
+      if (!simulation.chooseModel(params.get('model'))) {
+        await loadModels();
+        simulation.chooseModel(params.get('model'));
+      }
     }
   };
   const presets = await catalog;
@@ -76,7 +119,8 @@ const start = async () => {
     simulation.setPresets(presets);
     history.setPresets(presets);
   }
-  await Promise.all([refreshUsage(), keys.load(), history.load(), loadPlans(account)]);
+  await Promise.all([refreshUsage(), keys.load(), history.load(), loadPlans(account), loadModels(), models.loadGallery()]);
+  await pageShown(router.current(), new URLSearchParams(window.location.search));
   main.removeAttribute('aria-busy');
 };
 

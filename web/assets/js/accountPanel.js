@@ -1,7 +1,7 @@
 import { api } from './api.js';
 import { byId } from './dom.js';
 import { explainApiError } from './explainError.js';
-import { humanize } from './format.js';
+import { formatDateTime, humanize } from './format.js';
 
 const PROVIDER_NAMES = { github: 'GitHub', google: 'Google' };
 
@@ -15,6 +15,7 @@ export const loadAccount = async () => {
   byId('account-plan').textContent = humanize(account.plan);
   const providers = Array.isArray(account.authentication_methods) ? account.authentication_methods : [];
   byId('account-providers').textContent = providers.length === 0 ? '—' : providers.map(providerName).join(', ');
+  byId('account-created').textContent = formatDateTime(account.created_at) || '—';
   return account;
 };
 

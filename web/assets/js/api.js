@@ -89,3 +89,27 @@ export const apiText = async (path, accept) => {
   }
   return { text, type: response.headers.get('Content-Type') ?? accept };
 };
+
+/** A GET of a binary body (a dataset's zip archive), kept as a Blob; failures are ApiErrors like api()'s. */
+export const apiBlob = async (path, accept) => {
+  let response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', headers: { Accept: accept } });
+  } catch {
+    throw new ApiError(0, null, null);
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    const error = new ApiError(response.status, data, response.headers);
+    if (response.status === 401) {
+      onUnauthorized(error);
+    }
+    throw error;
+  }
+  try {
+    return await response.blob();
+  } catch {
+    // The archive was cut short (the run failed mid-stream): never offered as a whole file.
+    throw new ApiError(0, null, response.headers);
+  }
+};

@@ -121,3 +121,19 @@ export const latestLegendPlugin = () => {
     },
   };
 };
+
+// uPlot's axis font and spacing (its defaults): a value axis is as wide as its widest label plus these.
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+const TICK_AND_GAP = 10 + 5;
+let measurer = null;
+
+/**
+ * The width a value axis needs for these labels, in CSS pixels: a fixed size cut "100,000" to "00,000".
+ * Panels that share an x axis take the size of all their labels, so their plot areas stay aligned.
+ */
+export const axisSizeFor = (labels) => {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  measurer.font = AXIS_FONT;
+  const widest = Math.max(0, ...labels.map((label) => measurer.measureText(String(label)).width));
+  return Math.ceil(widest + TICK_AND_GAP + 4);
+};

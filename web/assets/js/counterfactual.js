@@ -7,7 +7,8 @@ export const scenarioOf = (run) => (Array.isArray(run?.scenario?.events) && run.
 
 /** The request that makes the result's records again: its inputs, its exact engine and its scenario. */
 export const runRequest = (result) => ({
-  preset: result.preset,
+  // A model's run names its exact version (docs/models.md "Running a model"), so the same records come again.
+  ...(result.model ? { model: `${result.model.name}@${result.model.version}` } : { preset: result.preset }),
   profile: result.profile,
   seed: result.seed,
   num_interactions: result.num_interactions,

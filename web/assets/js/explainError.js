@@ -1,4 +1,4 @@
-import { formatDuration, formatInteger, formatUtcDate, plural } from './format.js';
+import { formatDuration, formatInteger, formatNumber, formatUtcDate, plural } from './format.js';
 
 // The API's error envelope, in words a person can act on: what happened, and what to do or when to retry.
 
@@ -28,7 +28,7 @@ const EXPLAIN = {
   api_key_not_found: () => 'That key no longer exists; the list has been refreshed.',
   validation_failed: (error, d) => {
     const issues = Array.isArray(d.issues) ? d.issues : [];
-    const listed = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ');
+    const listed = issues.map((issue) => (issue.path ? `${issue.path}: ${humanIssue(issue.message)}` : humanIssue(issue.message))).join('; ');
     return listed === '' ? 'Some values were not accepted.' : `Some values were not accepted: ${listed}`;
   },
   preset_unavailable: () => 'This preset is unavailable right now. Choose another one.',
@@ -40,6 +40,33 @@ const EXPLAIN = {
   payload_too_large: () => 'The request is too large.',
   invalid_credentials: () => 'Your session has ended. Please sign in again.',
   authentication_required: () => 'Please sign in.',
+};
+
+const BOUND = /^Too (big|small): expected (number|string|array|int) to (?:be|have) ([<>]=?)(-?[\d.]+)(?: (\w+))?/;
+const COMPARISONS = { '<=': 'at most', '<': 'below', '>=': 'at least', '>': 'above' };
+
+/**
+ * A validation issue's message in plain words: the API's bounds come in its validation library's wording
+ * ("Too big: expected number to be <=1000"), which is turned into "At most 1,000."; other messages are
+ * the API's own sentences and pass through.
+ */
+export const humanIssue = (message) => {
+  const text = String(message ?? '');
+  const bound = BOUND.exec(text);
+  if (bound !== null) {
+    const [, , kind, comparison, limit, unit] = bound;
+    const amount = formatNumber(Number(limit));
+    const what = kind === 'string' ? ` ${unit ?? 'characters'}` : kind === 'array' ? ` ${unit ?? 'items'}` : '';
+    const sentence = `${COMPARISONS[comparison] ?? comparison} ${amount}${what}.`;
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  }
+  if (/^Invalid input: expected int\b/.test(text)) {
+    return 'Enter a whole number.';
+  }
+  if (/^Invalid input: expected number\b/.test(text)) {
+    return 'Enter a number.';
+  }
+  return text;
 };
 
 export const explainApiError = (error) => {

@@ -1,8 +1,7 @@
-import { api, apiText } from './api.js';
-import { scenarioOf } from './counterfactual.js';
+import { api, apiBlob, apiText } from './api.js';
 import { announce, byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
-import { downloadText } from './exportRecords.js';
+import { downloadBlob, downloadText } from './exportRecords.js';
 import { formatDateTime, formatInteger, humanize } from './format.js';
 
 const PAGE_SIZE = 10;
@@ -18,6 +17,12 @@ const STATUS_TEXT = { queued: 'Running', completed: 'Completed', cancelled: 'Can
 
 const credentialCell = (credential) =>
   credential.type === 'api_key' ? el('td', {}, 'Key ', el('code', {}, `${credential.key_prefix}…`)) : el('td', { className: 'small' }, 'Browser session');
+
+/** Whether a run was given a scenario: listed events, random ones, or both (its records carry labels). */
+const hasScenario = (run) => run.scenario !== null && run.scenario !== undefined;
+
+/** The event types a run's scenario names, listed and random, each once. */
+const scenarioTypes = (scenario) => [...new Set([...(scenario.events ?? []).map((event) => event.type), ...(scenario.random?.types ?? [])])];
 
 const smallButton = (text, label, onclick) =>
   el('button', { type: 'button', className: 'button button-small', textContent: text, attrs: { 'aria-label': label }, onclick });
@@ -71,6 +76,23 @@ export const setUpHistory = ({ showResult, runAgain }) => {
     }
   };
 
+  // A scenario run as a labelled benchmark (docs/datasets.md): TimeEval's layout, test files with labels and
+  // their matched clean train files, as one zip made by the server while it runs the run again.
+  const downloadDataset = async (run, button) => {
+    button.setAttribute('aria-disabled', 'true');
+    showText(problem, '');
+    announce('Preparing the benchmark dataset…');
+    try {
+      const blob = await apiBlob(`/v1/simulations/${run.simulation_id}/dataset?layout=timeeval`, 'application/zip');
+      downloadBlob(`dataset-${run.preset}-${run.profile}-seed${run.seed}-n${run.num_interactions}-timeeval.zip`, blob);
+      announce('Benchmark dataset download ready.');
+    } catch (error) {
+      showText(problem, explainApiError(error));
+    } finally {
+      button.removeAttribute('aria-disabled');
+    }
+  };
+
   // A link serves the run with no credentials (pandas, DuckDB, curl), so it is made on request, not shown
   // with every row. Parquet: what data tools read best, and what the docs' examples load.
   const copyLink = async (run, button) => {
@@ -102,9 +124,7 @@ export const setUpHistory = ({ showResult, runAgain }) => {
         'td',
         {},
         humanize(run.preset),
-        scenarioOf(run) === null
-          ? null
-          : el('span', { className: 'scenario-mark' }, `with ${[...new Set(scenarioOf(run).events.map((event) => event.type))].join(', ')}`),
+        hasScenario(run) ? el('span', { className: 'scenario-mark' }, `with ${scenarioTypes(run.scenario).join(', ')}`) : null,
       ),
       el('td', {}, humanize(run.profile)),
       el('td', { className: 'num' }, String(run.seed)),
@@ -123,6 +143,12 @@ export const setUpHistory = ({ showResult, runAgain }) => {
                 ...DOWNLOADS.map((format) =>
                   smallButton(format.label, `Download the ${describe(run)} as ${format.label}`, (event) => download(run, format, event.currentTarget)),
                 ),
+                hasScenario(run)
+                  ? Object.assign(
+                      smallButton('Benchmark dataset', `Download the ${describe(run)} as benchmark dataset`, (event) => downloadDataset(run, event.currentTarget)),
+                      { title: 'Download as benchmark dataset: a zip in TimeEval\'s layout, each sequence with its labels and its clean counterpart' },
+                    )
+                  : null,
                 Object.assign(smallButton('Copy link', `Copy a download link to the ${describe(run)}`, (event) => copyLink(run, event.currentTarget)), {
                   title: 'A Parquet download link for pandas, DuckDB or curl, valid for a day, no key needed',
                 }),

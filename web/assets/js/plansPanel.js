@@ -50,6 +50,11 @@ export const loadPlans = async (account) => {
         ),
       ),
     );
+    const mine = plans[own];
+    byId('account-limits').textContent =
+      mine === undefined
+        ? '—'
+        : `${formatInteger(mine.max_interactions_per_request)} interactions per run, ${formatInteger(mine.requests_per_minute)} requests a minute, ${formatInteger(mine.max_active_api_keys)} active API keys`;
     const larger = own >= 0 ? plans[own + 1] : plans.find((plan) => plan.name !== account.plan);
     byId('plans-intro').textContent =
       own < 0

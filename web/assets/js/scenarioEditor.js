@@ -1,14 +1,20 @@
 import { announce, byId, el, showText } from './dom.js';
-import { humanize } from './format.js';
+import { formatInteger, humanize } from './format.js';
+import { humanIssue } from './explainError.js';
 
 // The run form's scenario: up to 16 events, each a type from the chosen preset's catalog, a target
-// sequence (or all), a start step, a duration and an intensity. The page only reads what was typed; the
-// API judges the values (bounds, types) and its 422 issues are shown beside the fields they name.
+// sequence (or all), a start step, a duration and an intensity. Before sending, the page checks every
+// field against the documented bounds and the preset's catalog and shows all problems at once, in words
+// (the API checks an event's type only once the shape is valid, so its answer alone would reveal a type
+// of another preset one round later); the API's 422 issues are still shown beside the fields they name.
 
 const MAX_EVENTS = 16;
 const FIELDS = ['type', 'sequence', 'at_step', 'duration', 'intensity'];
 const DEFAULTS = { sequence: '1', at_step: '20', duration: '20', intensity: '1' };
 const WHOLE = /^\d+$/;
+// The bounds of shared/engine/scenario.ts (SCENARIO_LIMITS), as docs/console.md states them.
+const MAX_DURATION = 1000;
+const MAX_INTENSITY = 3;
 
 const numberInput = (props) => el('input', { type: 'number', inputMode: 'decimal', autocomplete: 'off', ...props });
 
@@ -29,10 +35,22 @@ export const setUpScenarioEditor = () => {
     row.description.textContent = entry === undefined ? '' : `${entry.description} Effect inside its window: ${entry.effect.replace(/\.$/, '')}.`;
   };
 
+  let presetName = '';
   const fillTypes = (row, wanted) => {
-    row.controls.type.replaceChildren(...types.map((entry) => el('option', { value: entry.type, text: humanize(entry.type), selected: entry.type === wanted })));
+    const options = types.map((entry) => el('option', { value: entry.type, text: humanize(entry.type), selected: entry.type === wanted }));
+    // A type the chosen preset does not have (the preset was changed after it was picked) stays chosen and
+    // marked, rather than silently becoming another event.
+    if (wanted !== undefined && wanted !== '' && !types.some((entry) => entry.type === wanted)) {
+      options.push(el('option', { value: wanted, text: `${humanize(wanted)} (not a ${humanize(presetName)} event)`, selected: true }));
+    }
+    row.controls.type.replaceChildren(...options);
     describeType(row);
   };
+
+  const typeProblem = (type) =>
+    types.some((entry) => entry.type === type)
+      ? ''
+      : `${humanize(type)} is not an event of ${humanize(presetName)}; choose one of ${types.map((entry) => humanize(entry.type)).join(', ')}.`;
 
   const showCount = () => {
     const full = rows.length >= MAX_EVENTS;
@@ -104,7 +122,10 @@ export const setUpScenarioEditor = () => {
     row.remove = el('button', { type: 'button', className: 'button button-small button-quiet', textContent: 'Remove', onclick: () => remove(row) });
     row.node = el('li', { className: 'scenario-event' }, el('fieldset', {}, row.legend, el('div', { className: 'scenario-fields' }, fields), el('div', { className: 'scenario-remove' }, row.remove)));
     fillTypes(row, values.type);
-    row.controls.type.addEventListener('change', () => describeType(row));
+    row.controls.type.addEventListener('change', () => {
+      describeType(row);
+      setError(row, 'type', typeProblem(row.controls.type.value));
+    });
     for (const name of FIELDS) {
       // An edit answers the issue shown beside the field.
       row.controls[name].addEventListener('input', () => setError(row, name, ''));
@@ -136,6 +157,7 @@ export const setUpScenarioEditor = () => {
   /** The chosen preset's event types; a preset without any (no engine 3 for it here) takes no scenario. */
   const setPreset = (preset) => {
     types = preset?.scenario_events ?? [];
+    presetName = preset?.name ?? '';
     addButton.hidden = types.length === 0;
     hint.textContent = types.length === 0 ? 'This preset has no scenario events on this service: they need engine 3.' : defaultHint;
     if (types.length === 0) {
@@ -164,25 +186,33 @@ export const setUpScenarioEditor = () => {
     const events = rows.map((row) => {
       const text = (name) => row.controls[name].value.trim();
       const event = { type: row.controls.type.value };
+      const wrongType = typeProblem(event.type);
+      if (wrongType !== '') {
+        flag(row, 'type', wrongType);
+      }
       const sequence = text('sequence').toLowerCase();
-      if (sequence === 'all' || WHOLE.test(sequence)) {
+      if (sequence === 'all' || (WHOLE.test(sequence) && Number(sequence) >= 1)) {
         event.sequence = sequence === 'all' ? 'all' : Number(sequence);
       } else {
-        flag(row, 'sequence', 'Enter a sequence number, or all.');
+        flag(row, 'sequence', 'Enter a sequence number from 1, or all.');
       }
-      for (const name of ['at_step', 'duration']) {
-        if (WHOLE.test(text(name))) {
-          event[name] = Number(text(name));
-        } else {
-          flag(row, name, 'Enter a whole number.');
-        }
+      if (WHOLE.test(text('at_step')) && Number(text('at_step')) >= 1) {
+        event.at_step = Number(text('at_step'));
+      } else {
+        flag(row, 'at_step', 'Enter a whole number from 1 (the sequence’s first record).');
+      }
+      const duration = Number(text('duration'));
+      if (WHOLE.test(text('duration')) && duration >= 1 && duration <= MAX_DURATION) {
+        event.duration = duration;
+      } else {
+        flag(row, 'duration', `Enter a whole number of steps from 1 to ${formatInteger(MAX_DURATION)}.`);
       }
       if (text('intensity') !== '') {
         const intensity = Number(text('intensity'));
-        if (Number.isFinite(intensity)) {
+        if (Number.isFinite(intensity) && intensity > 0 && intensity <= MAX_INTENSITY) {
           event.intensity = intensity;
         } else {
-          flag(row, 'intensity', 'Enter a number, or leave it empty for 1.');
+          flag(row, 'intensity', `Enter a number above 0 and up to ${MAX_INTENSITY}, or leave it empty for 1.`);
         }
       }
       return event;
@@ -212,10 +242,10 @@ export const setUpScenarioEditor = () => {
       const row = path[1] === 'events' && WHOLE.test(path[2] ?? '') ? rows[Number(path[2])] : undefined;
       const name = path[3];
       if (row !== undefined && FIELDS.includes(name)) {
-        setError(row, name, issue.message);
+        setError(row, name, humanIssue(issue.message));
         first ??= row.controls[name];
       } else {
-        general.push(row === undefined ? issue.message : `Event ${rows.indexOf(row) + 1}: ${issue.message}`);
+        general.push(row === undefined ? humanIssue(issue.message) : `Event ${rows.indexOf(row) + 1}: ${humanIssue(issue.message)}`);
         first ??= rows[0]?.controls.type ?? addButton;
       }
     }

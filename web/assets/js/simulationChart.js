@@ -119,6 +119,22 @@ const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFrac
 /** Legend values and axis labels of a panel, in the way its quantity is read. */
 const formatterFor = (format) => (format === 'percent' ? (value) => percent.format(value) : (value) => formatNumber(value));
 
+/** The x range around the first event window (twice its length either side, at least 20 records), or null for the whole run. */
+const firstWindowZoom = (windows, xs) => {
+  const first = windows[0];
+  if (first === undefined || xs.length === 0) {
+    return null;
+  }
+  const lowest = xs[0];
+  const highest = xs.at(-1);
+  const length = first.to - first.from + 1;
+  const margin = Math.max(2 * length, Math.ceil((20 - length) / 2), 2);
+  const min = Math.max(lowest, first.from - margin);
+  const max = Math.min(highest, first.to + margin);
+  // A window that is most of the run is seen whole anyway.
+  return max - min >= (highest - lowest) * 0.8 ? null : { min, max };
+};
+
 /**
  * Draws the result into `container` as one panel per quantity, with a scenario's event windows and, when
  * given (aligned to the records by alignCounterfactual), the counterfactual's lines. Returns the caption
@@ -269,6 +285,14 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
     plots.push(plot);
   });
 
+  // A run with a scenario opens on its first event window, a few of its widths either side: a window of 6
+  // records in a run of 400 is a sliver at full range, and the counterfactual's dashed line inside it could
+  // not be seen without dragging. Double-click shows the whole run, as on any chart.
+  const zoom = firstWindowZoom(windows, xs);
+  if (zoom !== null) {
+    plots[0].setScale('x', zoom);
+  }
+
   let width = sizeFor(container, spec.panels.length).width;
   // Only a change of width resizes: the plots' own height change must not feed back into the observer.
   const observer = new ResizeObserver(() => {
@@ -282,8 +306,11 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
   });
   observer.observe(container);
 
+  const zoomed =
+    zoom === null ? [] : [`The chart opens on the first event window, interactions ${formatInteger(zoom.min)}–${formatInteger(zoom.max)}; double-click it to see the whole run.`];
   return {
-    caption: [describe(records, spec, stateShares, markerCount, starts), ...describeScenario(records, spec, windows, counterfactual)].join(' '),
+    caption: [describe(records, spec, stateShares, markerCount, starts), ...describeScenario(records, spec, windows, counterfactual), ...zoomed].join(' '),
+    zoom,
     stateShares,
     events,
     points: records.length,

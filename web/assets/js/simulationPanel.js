@@ -1,6 +1,6 @@
 import { api } from './api.js';
 import { announce, byId, el, showText } from './dom.js';
-import { explainApiError } from './explainError.js';
+import { explainApiError, humanIssue } from './explainError.js';
 import { formatDuration, formatInteger, humanize, plural } from './format.js';
 import { downloadRun, downloadText } from './exportRecords.js';
 import { renderFidelityFacts } from './fidelityFacts.js';
@@ -12,6 +12,12 @@ import { setUpCounterfactual } from './counterfactualPanel.js';
 const SEED_MAX = 4_294_967_295;
 
 const option = (value, text, { selected = false, disabled = false } = {}) => el('option', { value, text, selected, disabled });
+
+/** The select's value for one of the account's models (presets are their own names). */
+const MODEL_PREFIX = 'model:';
+
+/** The catalog entry a result was made from: its model's, or its preset's. */
+const catalogKey = (run) => (run.model ? `${MODEL_PREFIX}${run.model.name}` : run.preset);
 
 const parseWhole = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
 
@@ -49,17 +55,48 @@ export const setUpSimulation = ({ onFinished }) => {
     editor.setPreset(preset);
   };
 
-  const setPresets = (catalog) => {
-    presets = new Map(catalog.map((preset) => [preset.name, preset]));
-    const preferred = catalog.find((preset) => preset.name === 'finance' && preset.available) ?? catalog.find((preset) => preset.available);
+  let models = [];
+  let presetCatalog = [];
+  /** The presets, then the account's models in a group of their own. */
+  const fillChoices = (selected) => {
     presetSelect.replaceChildren(
-      ...catalog.map((preset) =>
+      ...presetCatalog.map((preset) =>
         option(preset.name, humanize(preset.name) + (preset.available ? '' : ' (unavailable)'), {
-          selected: preset === preferred,
+          selected: preset.name === selected,
           disabled: !preset.available,
         }),
       ),
+      ...(models.length === 0
+        ? []
+        : [el('optgroup', { label: 'Your models' }, ...models.map((model) => option(`${MODEL_PREFIX}${model.name}`, `${model.name} (model, version ${model.version})`, { selected: `${MODEL_PREFIX}${model.name}` === selected })))]),
     );
+  };
+
+  /** The account's models (each with its catalog, as GET /v1/models/{name} answers), offered beside the presets. */
+  const setModels = (list) => {
+    models = list;
+    presets = new Map([...presetCatalog.map((preset) => [preset.name, preset]), ...list.map((model) => [`${MODEL_PREFIX}${model.name}`, { ...model.catalog, name: model.name, available: true }])]);
+    const selected = presetSelect.value;
+    fillChoices(selected);
+    fillProfiles();
+  };
+
+  /** Chooses one of the account's models in the form (the Models page's "Run"). */
+  const chooseModel = (name) => {
+    const value = `${MODEL_PREFIX}${name}`;
+    if (!presets.has(value)) {
+      return false;
+    }
+    presetSelect.value = value;
+    fillProfiles();
+    return true;
+  };
+
+  const setPresets = (catalog) => {
+    presetCatalog = catalog;
+    presets = new Map(catalog.map((preset) => [preset.name, preset]));
+    const preferred = catalog.find((preset) => preset.name === 'finance' && preset.available) ?? catalog.find((preset) => preset.available);
+    fillChoices(preferred?.name);
     fillProfiles();
   };
 
@@ -96,7 +133,10 @@ export const setUpSimulation = ({ onFinished }) => {
     if (!(count >= 1 && count <= maxPerRun)) {
       return fail(countInput, `Number of interactions: a whole number from 1 to ${formatInteger(maxPerRun)}.`);
     }
-    const body = { preset: presetSelect.value, profile: profileSelect.value, num_interactions: count };
+    const chosen = presetSelect.value;
+    const body = chosen.startsWith(MODEL_PREFIX)
+      ? { model: chosen.slice(MODEL_PREFIX.length), profile: profileSelect.value, num_interactions: count }
+      : { preset: chosen, profile: profileSelect.value, num_interactions: count };
     if (seedInput.value.trim() !== '') {
       const seed = parseWhole(seedInput.value);
       if (!(seed >= 0 && seed <= SEED_MAX)) {
@@ -123,10 +163,10 @@ export const setUpSimulation = ({ onFinished }) => {
     for (const issue of rest) {
       const field = Object.hasOwn(placed, issue.path) ? placed[issue.path] : undefined;
       if (field === undefined) {
-        unplaced.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+        unplaced.push(issue.path ? `${issue.path}: ${humanIssue(issue.message)}` : humanIssue(issue.message));
       } else {
         field.setAttribute('aria-invalid', 'true');
-        showText(byId(`${field.id}-error`), issue.message);
+        showText(byId(`${field.id}-error`), humanIssue(issue.message));
         focus ??= field;
       }
     }
@@ -140,6 +180,7 @@ export const setUpSimulation = ({ onFinished }) => {
     figure.dataset.points = '0';
     figure.dataset.panels = '0';
     figure.dataset.counterfactual = '0';
+    figure.dataset.zoom = '';
     try {
       const { drawSimulationChart } = await import('./simulationChart.js');
       chart = drawSimulationChart(byId('sim-chart'), result, preset, { counterfactual: counterfactual.shown() });
@@ -158,6 +199,7 @@ export const setUpSimulation = ({ onFinished }) => {
       figure.dataset.panels = String(chart.panels);
       figure.dataset.points = String(chart.points);
       figure.dataset.counterfactual = String(chart.counterfactualPoints);
+      figure.dataset.zoom = chart.zoom === null || chart.zoom === undefined ? '' : `${chart.zoom.min}-${chart.zoom.max}`;
     } catch {
       byId('sim-chart-caption').textContent = 'The chart could not be drawn; the table and downloads below have the data.';
     }
@@ -165,7 +207,7 @@ export const setUpSimulation = ({ onFinished }) => {
 
   const render = async (result, title = 'Result') => {
     byId('sim-result-title').textContent = title;
-    const preset = presets.get(result.preset);
+    const preset = presets.get(catalogKey(result));
     const records = Array.isArray(result.data) ? result.data : [];
     const engine = result.metadata?.service_version ?? 'unknown';
     const fields = columnsOf(preset, records, engine);
@@ -176,16 +218,17 @@ export const setUpSimulation = ({ onFinished }) => {
       `${plural(records.length, 'interaction')} of ${humanize(result.preset)} (${humanize(result.profile)}) ` +
       `generated in ${formatInteger(result.metadata?.compute_ms ?? 0)} ms` +
       (scenarioOf(result) === null ? '.' : `, with a scenario of ${plural(scenarioOf(result).events.length, 'event')}.`);
+    const source = result.model ? `model ${result.model.name}@${result.model.version}` : `preset ${result.preset}`;
     byId('sim-repro').textContent = result.metadata?.reproducible
-      ? `Reproducible: preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. The same values give the same records.`
-      : `Preset ${result.preset}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. This run is not marked reproducible.`;
+      ? `Reproducible: ${source}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. The same values give the same records.`
+      : `${source.charAt(0).toUpperCase()}${source.slice(1)}, profile ${result.profile}, seed ${result.seed}, engine ${engine}. This run is not marked reproducible.`;
     byId('sim-request').textContent = `POST /v1/simulations\n${JSON.stringify(runRequest(result), null, 2)}`;
     renderRecordsTable(records, fields, tableRows.value);
     await Promise.all([renderChart(result, preset), renderFidelityFacts(byId('sim-fidelity'), result)]);
   };
 
   const counterfactual = setUpCounterfactual({
-    redraw: () => renderChart(latest.result, presets.get(latest.result.preset)),
+    redraw: () => renderChart(latest.result, presets.get(catalogKey(latest.result))),
     onFinished,
   });
 
@@ -267,8 +310,8 @@ export const setUpSimulation = ({ onFinished }) => {
 
   /** The inputs of an earlier run with a new seed (drawn by the service), run as if typed into the form. */
   const runAgain = (run) => {
-    if (presets.has(run.preset)) {
-      presetSelect.value = run.preset;
+    if (presets.has(catalogKey(run))) {
+      presetSelect.value = catalogKey(run);
       fillProfiles();
     }
     profileSelect.value = run.profile;
@@ -278,5 +321,5 @@ export const setUpSimulation = ({ onFinished }) => {
     form.requestSubmit();
   };
 
-  return { setPresets, setPlanLimit, showResult, runAgain };
+  return { setPresets, setModels, chooseModel, setPlanLimit, showResult, runAgain };
 };

@@ -1,5 +1,5 @@
 import uPlot from '../vendor/uPlot.esm.js';
-import { latestLegendPlugin } from './chartPlugins.js';
+import { axisSizeFor, latestLegendPlugin } from './chartPlugins.js';
 import { el } from './dom.js';
 import { formatInteger, plural } from './format.js';
 
@@ -52,12 +52,14 @@ export const drawUsageChart = (container, usage) => {
     value: (u, value, seriesIndex, index) => (index === null || days[index] === undefined ? '--' : formatDay(days[index].date)),
   };
   const bars = uPlot.paths.bars({ size: [0.7, 48], align: 0 });
+  // The widest value label of either panel (the top of its range), so both plot areas start at one x.
+  const yAxisSize = axisSizeFor([formatInteger(Math.max(1, ...stacked.at(-1))), formatInteger(Math.max(1, ...days.map((day) => day.interactions)))]);
   const common = (last) => ({
     ...sizeFor(container),
     scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] }, y: { range: (u, min, max) => [0, Math.max(1, max)] } },
     axes: [
       last ? { ...AXIS_STYLE, label: `${month} (UTC)`, incrs: [1, 2, 5, 7] } : { ...AXIS_STYLE, incrs: [1, 2, 5, 7], size: 10, values: (u, splits) => splits.map(() => '') },
-      { ...AXIS_STYLE, size: 56, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000, 10_000_000] },
+      { ...AXIS_STYLE, size: yAxisSize, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000, 10_000_000] },
     ],
     cursor: { y: false, sync: { key: syncKey }, drag: { x: false, y: false } },
     plugins: [latestLegendPlugin()],

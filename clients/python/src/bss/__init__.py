@@ -8,6 +8,7 @@
 from ._client import DEFAULT_API_URL, VERSION, Client, Format, RunStatus
 from ._errors import ApiConnectionError, ApiError, BssError, IncompleteBodyError
 from ._keys import ApiKeys
+from ._models import Models
 from ._records import Record, RecordStream
 from ._results import Download, SimulationResult
 from ._transport import RetryNotice
@@ -19,6 +20,9 @@ from .types import (
     ApiKeyReplayed,
     ApiKeyRevoked,
     ApiKeyRolled,
+    Model,
+    ModelDefinition,
+    ModelValidation,
     Preset,
     PresetFidelity,
     Run,
@@ -45,6 +49,10 @@ __all__ = [
     "Download",
     "Format",
     "IncompleteBodyError",
+    "Model",
+    "ModelDefinition",
+    "ModelValidation",
+    "Models",
     "Preset",
     "PresetFidelity",
     "Record",

@@ -15,6 +15,7 @@ from ._download import MEDIA_TYPES, fetch_to_file, format_of, media_type_of, une
 from ._errors import ApiError
 from ._frames import Field
 from ._keys import ApiKeys
+from ._models import Models
 from ._records import RecordStream
 from ._results import Download, SimulationResult
 from ._transport import Response, RetryNotice, Transport
@@ -66,6 +67,8 @@ class Client:
         self._presets: dict[str, Preset] = {}
         self.keys = ApiKeys(self._transport)
         """API keys: ``list()``, ``create(name)``, ``revoke(key_id)``, ``roll(key_id)``."""
+        self.models = Models(self._transport)
+        """Your own models: ``put(name, definition)``, ``get(name)``, ``list()``, ``validate(definition)``, ``delete(name)``."""
 
     def __repr__(self) -> str:
         return f"Client(api_url={self.api_url!r})"
@@ -92,6 +95,11 @@ class Client:
         return cast(PresetFidelity, self._get(_path("/v1/presets/{}/fidelity", preset), {"engine_version": engine_version}))
 
     def _record_fields(self, preset: str) -> list[Field]:
+        # A model version (`name@version`, as Simulation-Model names it) has its own catalog.
+        if "@" in preset:
+            name, version = preset.split("@", 1)
+            fields = self.models.get(name, int(version))["catalog"]["record_fields"]
+            return [(field["name"], field["type"]) for field in fields]
         entry = self._presets.get(preset) or self.preset(preset)
         return [(field["name"], field["type"]) for field in entry["record_fields"]]
 
@@ -108,9 +116,10 @@ class Client:
 
     def simulate(
         self,
-        preset: str,
-        n: int,
+        preset: str | None = None,
+        n: int | None = None,
         *,
+        model: str | None = None,
         profile: str | None = None,
         seed: int | None = None,
         engine_version: str | int | None = None,
@@ -128,12 +137,16 @@ class Client:
         ``start_time`` (an ISO 8601 UTC string or an aware ``datetime``), ``order`` (``"sequence"`` or
         ``"time"``) and ``population`` are engine 4's: records carry ``event_time``, and ``order="time"``
         merges a population of subjects in event-time order.
+        ``model`` (``"name"`` or ``"name@version"``) runs one of your models instead of a preset: give one of
+        the two; the result's ``.model`` names the version that ran.
         """
-        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
+        request = _SimulationRequest.of(preset, n, model, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
         response = self._post_simulation(request, "json")
         if media_type_of(response) != MEDIA_TYPES["json"]:
             raise unexpected_media_type(response, MEDIA_TYPES["json"])
         result = response.json()
+        ran = result.get("model")
+        catalog = self._record_fields if ran is None else (lambda _preset: self._record_fields(f"{ran['name']}@{ran['version']}"))
         return SimulationResult(
             simulation_id=result["simulation_id"],
             preset=result["preset"],
@@ -143,17 +156,19 @@ class Client:
             records=result["data"],
             metadata=result["metadata"],
             scenario=result.get("scenario"),
+            model=ran,
             replayed=response.headers.get("Idempotent-Replayed") == "true",
             request_id=response.headers.get("X-Request-ID"),
             body=result,
-            _catalog=self._record_fields,
+            _catalog=catalog,
         )
 
     def iter_records(
         self,
-        preset: str,
-        n: int,
+        preset: str | None = None,
+        n: int | None = None,
         *,
+        model: str | None = None,
         profile: str | None = None,
         seed: int | None = None,
         engine_version: str | int | None = None,
@@ -167,7 +182,7 @@ class Client:
 
         Use it in a ``with`` block when you may stop early. Same arguments as ``simulate``.
         """
-        request = _SimulationRequest(preset, n, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
+        request = _SimulationRequest.of(preset, n, model, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
         return self._record_stream(self._post_simulation(request, "ndjson"))
 
     def _post_simulation(self, request: _SimulationRequest, format: Format) -> Response:
@@ -237,7 +252,7 @@ class Client:
             path=target,
             format=file_format,
             simulation_id=state.headers.get("Simulation-Id") or simulation_id,
-            preset=state.headers.get("Simulation-Preset"),
+            preset=state.headers.get("Simulation-Model") or state.headers.get("Simulation-Preset"),
             size=state.written,
             etag=state.etag,
             resumes=state.resumes,
@@ -245,12 +260,47 @@ class Client:
             _catalog=self._record_fields,
         )
 
+    def dataset(
+        self,
+        simulation_id: str,
+        path: str | os.PathLike[str],
+        *,
+        layout: Literal["timeeval", "nab"] = "timeeval",
+        field: str | None = None,
+    ) -> Path:
+        """Writes a completed scenario run to ``path`` as a zip archive that detection benchmarks load:
+        ``timeeval`` (per sequence a labelled test file and its matched clean train file, and TimeEval's
+        ``datasets.json``) or ``nab`` (per sequence ``timestamp,value`` of ``field`` and NAB's label
+        files); both hold ``manifest.json``. The file appears under its name only once it is whole.
+        """
+        target = Path(path)
+        asked = "application/zip"
+        response = self._transport.request(
+            "GET",
+            _path("/v1/simulations/{}/dataset", simulation_id),
+            query={"layout": layout, "field": field},
+            headers={"Accept": asked},
+        )
+        if media_type_of(response) != asked:
+            raise unexpected_media_type(response, asked)
+        part = target.with_name(target.name + ".part")
+        try:
+            with part.open("wb") as out:
+                for chunk in response.chunks():
+                    out.write(chunk)
+            os.replace(part, target)
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
+        return target
+
 
 @dataclass(frozen=True)
 class _SimulationRequest:
     """What ``simulate`` and ``iter_records`` send: the body's fields and the key that makes a retry safe."""
 
-    preset: str
+    preset: str | None
+    model: str | None
     n: int
     profile: str | None
     seed: int | None
@@ -261,8 +311,29 @@ class _SimulationRequest:
     order: Literal["sequence", "time"] | None = None
     population: int | None = None
 
+    @staticmethod
+    def of(
+        preset: str | None,
+        n: int | None,
+        model: str | None,
+        profile: str | None,
+        seed: int | None,
+        engine_version: str | int | None,
+        scenario: ScenarioRequest | Mapping[str, Any] | None,
+        idempotency_key: str | None,
+        start_time: str | datetime | None = None,
+        order: Literal["sequence", "time"] | None = None,
+        population: int | None = None,
+    ) -> _SimulationRequest:
+        if (preset is None) == (model is None):
+            raise ValueError("give exactly one of preset and model")
+        if n is None:
+            raise ValueError("n (the number of interactions) is required")
+        return _SimulationRequest(preset, model, n, profile, seed, engine_version, scenario, idempotency_key, start_time, order, population)
+
     def body(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"preset": self.preset, "num_interactions": self.n}
+        body: dict[str, Any] = {"preset": self.preset} if self.model is None else {"model": self.model}
+        body["num_interactions"] = self.n
         optional = {
             "profile": self.profile,
             "seed": self.seed,

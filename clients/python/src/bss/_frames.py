@@ -23,7 +23,7 @@ Field = tuple[str, FieldType]
 DTYPES: dict[str, str] = {"integer": "int64", "number": "float64", "string": "string"}
 
 # Engine 4's `event_time` (ISO 8601 UTC with milliseconds) is a timezone-aware datetime column, whatever
-# the format the run came in (JSON, NDJSON, CSV or Parquet, where it is stored as its text).
+# the format the run came in (JSON, NDJSON and CSV print it as text; Parquet stores it as TIMESTAMP(MILLIS, UTC)).
 TIME_FIELDS = frozenset({"event_time"})
 TIME_DTYPE = "datetime64[ns, UTC]"
 
@@ -53,17 +53,16 @@ def _kind_of(values: Sequence[object]) -> FieldType:
 
 
 def fields_of(records: Sequence[Record], catalog: Sequence[Field] | None) -> list[Field]:
-    """The catalog's fields that the records carry, in catalog order, then any others (typed from values).
+    """The fields the records carry, in the records' (the wire's) order, typed from the catalog or else from values.
 
     The catalog describes the newest engine; a run of an older one lacks its newer fields, so only the
-    fields the first record has are kept.
+    fields the first record has are kept. A model's catalog lists its own fields, not engine 4's
+    `event_time`, which still comes right after `interaction_id` as in the records.
     """
     present = list(records[0]) if records else [name for name, _ in catalog or []]
     described = dict(catalog or [])
-    fields: list[Field] = [(name, kind) for name, kind in catalog or [] if name in present]
     sample = records[:1000]
-    fields += [(name, _kind_of([record.get(name) for record in sample])) for name in present if name not in described]
-    return fields
+    return [(name, described.get(name) or _kind_of([record.get(name) for record in sample])) for name in present]
 
 
 def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None) -> pandas.DataFrame:
@@ -77,6 +76,22 @@ def records_to_frame(records: Sequence[Record], catalog: Sequence[Field] | None)
             dtype = "Int64"  # a missing integer stays an integer, not a float
         columns[name] = _times(pd, values) if name in TIME_FIELDS else pd.Series(values, dtype=dtype)
     return pd.DataFrame(columns)
+
+
+def _with_catalog_dtypes(frame: pandas.DataFrame, catalog: Sequence[Field] | None) -> pandas.DataFrame:
+    """A frame pandas read itself (Parquet) with the dtypes records_to_frame gives the other formats.
+
+    pyarrow hands strings to pandas as `object` (or `str`, by pandas' version): they become the nullable
+    `string`, so a run's frame has the same dtypes whatever format it was read from.
+    """
+    described = dict(catalog or [])
+    for name in frame.columns:
+        if name in TIME_FIELDS:
+            continue
+        kind = described.get(name) or ("string" if frame[name].dtype == object else None)
+        if kind == "string" and str(frame[name].dtype) != DTYPES["string"]:
+            frame[name] = frame[name].astype(DTYPES["string"])
+    return frame
 
 
 def _parse_csv(path: Path, catalog: Sequence[Field] | None) -> list[Record]:
@@ -120,9 +135,10 @@ def read_file(path: Path, file_format: str, catalog: Sequence[Field] | None) -> 
                 "reading Parquet needs pyarrow, which is not installed: `pip install pyarrow` (or `pip install bss[parquet]`), "
                 "or download the run as CSV or NDJSON instead"
             ) from error
-        frame = pd.read_parquet(path, engine="pyarrow")
+        frame = _with_catalog_dtypes(pd.read_parquet(path, engine="pyarrow"), catalog)
+        # Parquet stores event_time as TIMESTAMP(MILLIS, UTC): pyarrow reads it as a UTC datetime already.
         for name in TIME_FIELDS & set(frame.columns):
-            frame[name] = _times(pd, frame[name])
+            frame[name] = frame[name].astype(TIME_DTYPE)
         return frame
     if file_format == "ndjson":
         with path.open("rb") as handle:

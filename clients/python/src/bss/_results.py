@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     import pandas
 
     from .types import Scenario, SimulationMetadata
+    from .types import SimulationResultModelOption0 as ModelReference
 
 __all__ = ["Download", "SimulationResult"]
 
@@ -33,7 +34,9 @@ class SimulationResult:
     records: list[Record] = field(repr=False)
     metadata: SimulationMetadata
     scenario: Scenario | None
-    """The scenario the run was given (engine 3), as the service echoes it (intensity filled in); None without one."""
+    """The scenario the run was given (engine 3), as the service echoes it (defaults filled in) with ``placed`` and ``unplaced``; None without one."""
+    model: ModelReference | None
+    """The model version a model run was made from (``name``, ``version``, ``digest``); None for a preset run."""
     replayed: bool
     """True when the service answered a repeated Idempotency-Key with the first run's answer."""
     request_id: str | None

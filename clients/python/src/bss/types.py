@@ -36,17 +36,38 @@ __all__ = [
     "FidelitySample",
     "HealthStatus",
     "LogoutResult",
+    "Model",
+    "ModelCatalog",
+    "ModelCatalogRecordFieldsItem",
+    "ModelCatalogScenarioEventsItem",
+    "ModelDefinition",
+    "ModelDefinitionClock",
+    "ModelDefinitionEventsItem",
+    "ModelDefinitionFieldsItem",
+    "ModelDefinitionVariablesItem",
+    "ModelDeleted",
+    "ModelList",
+    "ModelListItem",
+    "ModelValidation",
+    "ModelValidationSampleOption0",
+    "ModelValidationSampleOption0Summary",
+    "ModelValidationSampleOption0SummaryFields",
+    "ModelWarningsItem",
+    "PlacedEvent",
     "PlanList",
     "PlanListItem",
     "Preset",
     "PresetFidelity",
     "PresetList",
     "PresetScenarioEventsItem",
+    "RandomEvents",
+    "RandomEventsRequest",
     "ReadinessStatus",
     "RecordField",
     "RollApiKeyRequest",
     "Run",
     "RunList",
+    "RunScenario",
     "Scenario",
     "ScenarioEvent",
     "ScenarioEventRequest",
@@ -57,6 +78,7 @@ __all__ = [
     "SimulationMetadata",
     "SimulationRequest",
     "SimulationResult",
+    "SimulationResultModelOption0",
     "Stream",
     "StreamList",
     "StreamRequest",
@@ -181,20 +203,41 @@ class ScenarioEventRequest(_ScenarioEventRequestRequired, total=False):
     """How strong the event is, 0 < intensity <= 3; 1 when absent."""
 
 
-class ScenarioRequest(TypedDict):
+class _RandomEventsRequestRequired(TypedDict):
+    types: list[str]
+    """The types to draw from, uniformly: each one of the preset's `scenario_events` types."""
+    per_sequence: float
+    """0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability)."""
+    duration: list[int]
+    """Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000."""
+    intensity: list[float]
+    """Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3."""
+
+
+class RandomEventsRequest(_RandomEventsRequestRequired, total=False):
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
+    min_gap: int
+    """Clean steps at least between two events of a sequence and before its first; 10 when absent."""
+
+
+class ScenarioRequest(TypedDict, total=False):
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
     events: list[ScenarioEventRequest]
     """1–16 events; where two overlap, a record carries the type of the one listed first."""
+    random: RandomEventsRequest
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
 
 
 class _SimulationRequestRequired(TypedDict):
-    preset: str
-    """Preset name, or the alias `mobile`."""
     num_interactions: int
     """Number of interactions to generate; at most the plan maximum."""
 
 
 class SimulationRequest(_SimulationRequestRequired, total=False):
+    preset: str
+    """Preset name, or the alias `mobile`."""
+    model: str
+    """One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`."""
     seed: int
     """Makes the run reproducible; drawn and returned when absent."""
     profile: str
@@ -209,6 +252,22 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     """Engine 4 on: `sequence` (default, a sequence after another) or `time` (a population of subjects merged in `event_time` order, ties by `sequence_id`)."""
     population: int
     """Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one's sequence ends the next `sequence_id` arrives."""
+
+
+class SimulationResultModelOption0(TypedDict):
+    """A model version: its name, its version number and the digest of its canonical definition."""
+    name: str
+    version: int
+    digest: str
+
+
+class PlacedEvent(TypedDict):
+    type: str
+    sequence: int
+    """The `sequence_id` whose records the event labelled."""
+    at_step: int
+    duration: int
+    intensity: float
 
 
 class _ScenarioEventRequired(TypedDict):
@@ -229,10 +288,32 @@ class ScenarioEvent(_ScenarioEventRequired, total=False):
     """Engine 4 on, instead of `at_step`: an ISO 8601 UTC instant (`Z` required); the event starts at the first record of each targeted sequence at or after it. Echoed with milliseconds."""
 
 
-class Scenario(TypedDict):
-    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+class RandomEvents(TypedDict):
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
+    types: list[str]
+    """The types to draw from, uniformly: each one of the preset's `scenario_events` types."""
+    per_sequence: float
+    """0–8: the expected number of events in a sequence that runs its whole episode (a fraction adds one event with that probability)."""
+    duration: list[int]
+    """Each event lasts a whole number of steps drawn uniformly from [min, max], 1–1000."""
+    intensity: list[float]
+    """Each event has an intensity drawn uniformly from [min, max] (to the hundredth), 0 < min <= max <= 3."""
+    min_gap: int
+    """Clean steps at least between two events of a sequence and before its first; 10 when absent."""
+
+
+class _ScenarioRequired(TypedDict):
+    placed: list[PlacedEvent]
+    """Every event (listed or random) that labelled at least one record, in the order of their first records; one entry per sequence for an event on "all"."""
+    unplaced: list[ScenarioEvent]
+    """Every listed event that labelled no record: its sequence ended before `at_step`, or the run did."""
+
+
+class Scenario(_ScenarioRequired, total=False):
+    """The request's scenario as validated, with what the run made of it."""
     events: list[ScenarioEvent]
-    """1–16 events; where two overlap, a record carries the type of the one listed first."""
+    random: RandomEvents
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
 
 
 class SimulationMetadata(TypedDict):
@@ -244,13 +325,16 @@ class SimulationMetadata(TypedDict):
 
 class _SimulationResultRequired(TypedDict):
     simulation_id: str
-    preset: Literal["education", "finance", "healthcare", "mobile_app"]
+    preset: str
+    """The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run."""
+    model: SimulationResultModelOption0 | None
+    """The model version the run was made from; null for a preset run."""
     profile: str
     num_interactions: int
     seed: int
-    scenario: Scenario | None
-    """The request's scenario as it was validated (each event's `intensity` filled in); null when it had none."""
     data: list[dict[str, float | str | None]]
+    scenario: Scenario | None
+    """The request's scenario as it was validated (defaults filled in) with `placed` and `unplaced`; null when it had none. Printed after `data`: what was placed is known once the records are."""
     metadata: SimulationMetadata
 
 
@@ -261,6 +345,14 @@ class SimulationResult(_SimulationResultRequired, total=False):
     """Engine 4 on: the run's order; absent for engines before 4."""
     population: int
     """Engine 4 on: the run's population; absent for engines before 4."""
+
+
+class RunScenario(TypedDict, total=False):
+    """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
+    events: list[ScenarioEvent]
+    """1–16 events; where two overlap, a record carries the type of the one listed first."""
+    random: RandomEvents
+    """Events the engine places from the seed, at a chosen rate; see docs/scenarios.md."""
 
 
 class ApiKeyCredential(TypedDict):
@@ -275,7 +367,10 @@ class SessionCredential(TypedDict):
 
 class Run(TypedDict):
     simulation_id: str
-    preset: Literal["education", "finance", "healthcare", "mobile_app"]
+    preset: str
+    """The canonical preset (`education`, `finance`, `healthcare`, `mobile_app`), or the model's name for a model run."""
+    model: SimulationResultModelOption0 | None
+    """The model version the run was made from (its replay runs that version, even after the model was deleted); null for a preset run."""
     profile: str
     seed: int
     num_interactions: int
@@ -285,7 +380,7 @@ class Run(TypedDict):
     finished_at: str | None
     compute_ms: int | None
     service_version: str
-    scenario: Scenario | None
+    scenario: RunScenario | None
     """The run's engine-3 scenario as validated (each event's `intensity` filled in); null when it had none. A replay runs it again."""
     start_time: str | None
     """Engine 4 on: the run's start_time (canonical, milliseconds and `Z`); null for engines before 4."""
@@ -443,6 +538,8 @@ class PlanListItem(TypedDict):
     """Simulations running at once."""
     max_active_api_keys: int
     """Active API keys (a key in its roll grace period does not count)."""
+    max_models: int
+    """Models (names, each with all its versions) the account may have; a deleted model does not count."""
     max_concurrent_streams: int
     """Live streams running at once (docs/streams.md)."""
 
@@ -604,7 +701,176 @@ class StreamList(TypedDict):
     next_cursor: str | None
 
 
+class _ModelDefinitionFieldsItemRequired(TypedDict):
+    name: str
+    type: Literal["integer", "number", "string"]
+    value: float | str
+    """The field's value; fields listed earlier in the record may be named."""
+
+
+class ModelDefinitionFieldsItem(_ModelDefinitionFieldsItemRequired, total=False):
+    """A record field, written after `sequence_id`, `interaction_id` and `state`."""
+    decimals: int
+    """Rounds a number field to this many decimals."""
+    description: str
+
+
+class ModelDefinitionVariablesItem(TypedDict):
+    """A number carried from step to step."""
+    name: str
+    initial: float | str
+    """Its value at step 1."""
+    next: float | str
+    """Its value at each later step, from the previous values (docs/models.md#semantics)."""
+
+
+class _ModelDefinitionEventsItemRequired(TypedDict):
+    type: str
+    description: str
+
+
+class ModelDefinitionEventsItem(_ModelDefinitionEventsItemRequired, total=False):
+    """One of the model's scenario event types."""
+    effect: str
+    """A sentence shown in the catalog."""
+    set: dict[str, float | str]
+    """Inside the event's window each named param takes the expression's value."""
+    enter: str
+    """At the window's first step the state is this one."""
+
+
+class ModelDefinitionClock(TypedDict):
+    """The model's clock under engine 4: the gap before each record after the first, and the first record's offset."""
+    step_seconds: float | str
+    """A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions)."""
+    start_offset_seconds: float | str
+    """A JSON number, or a string holding an expression of at most 1,000 characters (docs/models.md#expressions)."""
+
+
+class _ModelDefinitionRequired(TypedDict):
+    description: str
+    """What the model simulates."""
+    states: list[str]
+    """The states a record can carry, distinct."""
+    initial: str | dict[str, float | str]
+    """The state of step 1, or `{state: weight}` (weights ≥ 0, normalised)."""
+    max_steps: int
+    """A sequence ends after this many records if no terminal state ended it."""
+    profiles: dict[str, dict[str, float]]
+    """1–16 named parameter sets, every one with the same 0–64 params."""
+    transitions: dict[str, dict[str, float | str]]
+    """Per state, the probability of moving to each listed state; the remainder stays."""
+    fields: list[ModelDefinitionFieldsItem]
+
+
+class ModelDefinition(_ModelDefinitionRequired, total=False):
+    """A model definition (docs/models.md): at most 64 KiB."""
+    terminal: list[str]
+    """Entering one ends the sequence (its record is written)."""
+    default_profile: str
+    """Default: the first profile listed."""
+    variables: list[ModelDefinitionVariablesItem]
+    events: list[ModelDefinitionEventsItem]
+    clock: ModelDefinitionClock
+    """The model's clock under engine 4: the gap before each record after the first, and the first record's offset."""
+
+
+class ModelWarningsItem(TypedDict):
+    """One problem, or warning, of a definition."""
+    path: str
+    """A JSON path into the definition, like `transitions.Trial.Active` or `fields[2].value`."""
+    message: str
+    """What is wrong, with the character position for an expression."""
+
+
+class ModelCatalogRecordFieldsItem(TypedDict):
+    name: str
+    type: Literal["integer", "number", "string"]
+    description: str
+    nullable: bool
+
+
+class ModelCatalogScenarioEventsItem(TypedDict):
+    type: str
+    description: str
+    effect: str
+
+
+class ModelCatalog(TypedDict):
+    """The Preset resource's fields for the model."""
+    description: str
+    default_profile: str
+    supported_profiles: list[str]
+    supported_states: list[str]
+    record_fields: list[ModelCatalogRecordFieldsItem]
+    state_transitions: dict[str, list[str]]
+    scenario_events: list[ModelCatalogScenarioEventsItem]
+    engine_versions: list[str]
+    """The engine versions that run the model, newest first (3.0.0 and later)."""
+
+
+class Model(TypedDict):
+    """One version of one of the account's models."""
+    name: str
+    version: int
+    """1, 2, … per name; a version never changes."""
+    digest: str
+    """`sha256:` + hex of the canonical definition (keys sorted, no whitespace)."""
+    created_at: str
+    definition: ModelDefinition
+    """A model definition (docs/models.md): at most 64 KiB."""
+    warnings: list[ModelWarningsItem]
+    """Problems that do not make the model wrong: unreachable states, unused params, …"""
+    catalog: ModelCatalog
+    """The Preset resource's fields for the model."""
+
+
+class ModelListItem(TypedDict):
+    name: str
+    version: int
+    digest: str
+    created_at: str
+    description: str
+
+
+class ModelDeleted(TypedDict):
+    status: Literal["deleted"]
+    name: str
+
+
+class ModelValidationSampleOption0SummaryFields(TypedDict):
+    mean: float | None
+    min: float | None
+    max: float | None
+    nulls: int
+
+
+class ModelValidationSampleOption0Summary(TypedDict):
+    records: int
+    """Records summarised: 10,000."""
+    states: dict[str, float]
+    """Per state, the share of records in it."""
+    fields: dict[str, ModelValidationSampleOption0SummaryFields]
+    """Per number or integer field, mean, min, max and nulls."""
+
+
+class ModelValidationSampleOption0(TypedDict):
+    records: list[dict[str, float | str | None]]
+    """The first 20 records of seed 1 with the default profile."""
+    summary: ModelValidationSampleOption0Summary
+
+
+class ModelValidation(TypedDict):
+    valid: bool
+    issues: list[ModelWarningsItem]
+    """Every problem at once; empty when valid."""
+    warnings: list[ModelWarningsItem]
+    sample: ModelValidationSampleOption0 | None
+    """Null when the definition is not valid."""
+
+
 PresetList = list[Preset]
 PlanList = list[PlanListItem]
 ApiKeyList = list[ApiKey]
 ApiKeyCreatedOrReplayed = Union[ApiKeyCreated, ApiKeyReplayed]
+ModelList = list[ModelListItem]

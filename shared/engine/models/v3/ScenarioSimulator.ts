@@ -1,5 +1,5 @@
 import { CounterRng } from '../../counterRng.ts';
-import type { ScenarioEventType } from '../../scenario.ts';
+import type { ScenarioEventType, ScenarioOutcome } from '../../scenario.ts';
 import { ScenarioSchedule } from '../../scenarioSchedule.ts';
 import { SequenceCounter } from '../../sequenceCounter.ts';
 import type { RunContext } from '../../simulator.ts';
@@ -21,7 +21,7 @@ export abstract class ScenarioSimulator<P> {
   constructor(profile: P, run: RunContext, episodeLength: number, events: readonly ScenarioEventType[]) {
     this.profile = profile;
     this.rng = new CounterRng(run.key);
-    this.schedule = new ScenarioSchedule(run.scenario, events.map((event) => event.type));
+    this.schedule = new ScenarioSchedule(run.scenario, events.map((event) => event.type), run.key, episodeLength);
     this.sequence = new SequenceCounter(episodeLength);
   }
 
@@ -38,6 +38,11 @@ export abstract class ScenarioSimulator<P> {
   /** Engine 4: whether the last record written ended its sequence (SubjectSimulator). */
   get sequenceEnded(): boolean {
     return this.sequence.sequenceEnded;
+  }
+
+  /** What the run made of its scenario so far (Simulator.scenarioOutcome). */
+  scenarioOutcome(): ScenarioOutcome {
+    return this.schedule.outcome();
   }
 
   /** The index of the event active at `step` of the current sequence, or -1. */
