@@ -1,6 +1,7 @@
 import type { Scenario, ScenarioEventType } from './scenario.ts';
 
 import type { PresetName } from './presetName.ts';
+import type { RunOrder } from './RunOrder.ts';
 import type { CompiledModel } from '../models/modelTypes.ts';
 
 export { PRESET_NAMES, type PresetName } from './presetName.ts';
@@ -31,8 +32,7 @@ export interface PresetDefinition {
   record_fields_by_engine: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Engine 4's `order`: a sequence after another, or a population merged in event_time order. */
-export type RunOrder = 'sequence' | 'time';
+export type { RunOrder } from './RunOrder.ts';
 
 interface CommonRunInput {
   profile: string;

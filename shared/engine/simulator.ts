@@ -1,5 +1,5 @@
 import type { PresetName } from './presetName.ts';
-import type { RunOrder } from './presetTypes.ts';
+import type { RunOrder } from './RunOrder.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
 import type { Scenario, ScenarioEventType, ScenarioOutcome } from './scenario.ts';

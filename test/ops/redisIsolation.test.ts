@@ -11,7 +11,7 @@ const problemsIn = (source: string): number => linter.verify(source, config, 'te
 
 const REFUSED: ReadonlyArray<readonly [string, string]> = [
   // eslint-disable-next-line no-restricted-syntax -- a source the rule must refuse, as text
-  ['a URL with a database index', "const url = 'redis://127.0.0.1:6379/13';"],
+  ['a URL with a database index', "const url = 'redis://127.0.0.1:6390/13';"],
   // eslint-disable-next-line no-restricted-syntax -- a source the rule must refuse, as text
   ['a TLS URL with a database index', 'const url = `rediss://cache.example:6380/2`;'],
   ['an index after an interpolated port', 'const url = `redis://127.0.0.1:${port}/13`;'],
