@@ -13,6 +13,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/startTcpProxy.ts';
 let app: TestApp;
 let fixtures: FixtureServer | undefined;
 let cutter: TcpProxy | undefined;
+let streamCutter: TcpProxy | undefined;
 let python: PythonEnvironment | undefined;
 let env: Record<string, string>;
 
@@ -20,14 +21,17 @@ useFileStack(test, async (started) => {
   app = started;
   fixtures = await startFixtureServer(app.services.pool);
   cutter = await startTcpProxy(Number(new URL(app.url).port), { cutAnswers: { afterBytes: 150_000, maxCuts: 2, pathPattern: /\/records$/ } });
+  // A live stream's events cut twice mid-body (test_streams_live resumes across them with Last-Event-ID).
+  streamCutter = await startTcpProxy(Number(new URL(app.url).port), { cutAnswers: { afterBytes: 20_000, maxCuts: 2, pathPattern: /\/events$/ } });
   const account = await buildAccount(app.services.pool, { plan: 'pro' });
-  env = { BSS_API_URL: app.url, BSS_API_KEY: (await buildApiKey(app.services.pool, account.id)).key, BSS_TEST_FIXTURES_URL: fixtures.url, BSS_TEST_CUT_URL: cutter.url };
+  env = { BSS_API_URL: app.url, BSS_API_KEY: (await buildApiKey(app.services.pool, account.id)).key, BSS_TEST_FIXTURES_URL: fixtures.url, BSS_TEST_CUT_URL: cutter.url, BSS_TEST_STREAM_CUT_URL: streamCutter.url };
   python = await createPythonEnvironment();
 });
 
 test.after.always(async () => {
   await fixtures?.close();
   await cutter?.close();
+  await streamCutter?.close();
   await python?.remove();
 });
 
@@ -55,6 +59,7 @@ const modules: ReadonlyArray<readonly [string, string]> = [
   ['test_scenarios', 'a matched pair of engine-3 runs, with and without a market_crash, differs in pandas only inside the event and after it in its sequence; the scenario is echoed, streamed, replayed and refused with the bad field named'],
   ['test_datasets', 'dataset() writes a random scenario run as a TimeEval or NAB zip whose labels are the run\'s; a run without a scenario raises ApiError 422'],
   ['test_models', 'client.models put/get/list/validate/delete speak the Models endpoints; simulate(model=...) runs a model into pandas with nulls; every gallery model validates and runs'],
+  ['test_streams_live', 'client.streams create/get/list/cancel live streams; events() yields the envelopes in order (the records of simulate(order="time")), resumes after a position and across cut connections, and raises stream_not_found'],
   ['test_package', 'the package exports its names, is typed, parses as Python 3.10, explains a missing pandas or pyarrow, and reads Parquet strings with the dtype of CSV and NDJSON'],
 ];
 

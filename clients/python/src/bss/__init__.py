@@ -11,6 +11,7 @@ from ._keys import ApiKeys
 from ._models import Models
 from ._records import Record, RecordStream
 from ._results import Download, SimulationResult
+from ._streams import StreamEnvelope, StreamEvents, Streams
 from ._transport import RetryNotice
 from .types import (
     Account,
@@ -25,8 +26,11 @@ from .types import (
     ModelValidation,
     Preset,
     PresetFidelity,
+    CreatedStream,
     Run,
     SimulationMetadata,
+    Stream,
+    StreamList,
     Usage,
 )
 
@@ -46,6 +50,7 @@ __all__ = [
     "ApiKeys",
     "BssError",
     "Client",
+    "CreatedStream",
     "Download",
     "Format",
     "IncompleteBodyError",
@@ -62,6 +67,11 @@ __all__ = [
     "RunStatus",
     "SimulationMetadata",
     "SimulationResult",
+    "Stream",
+    "StreamEnvelope",
+    "StreamEvents",
+    "StreamList",
+    "Streams",
     "Usage",
     "__version__",
 ]

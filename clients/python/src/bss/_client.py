@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import urllib.parse
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,10 +14,12 @@ from typing import Any, Literal, cast
 from ._download import MEDIA_TYPES, fetch_to_file, format_of, media_type_of, unexpected_media_type
 from ._errors import ApiError
 from ._frames import Field
+from ._instant import instant
 from ._keys import ApiKeys
 from ._models import Models
 from ._records import RecordStream
 from ._results import Download, SimulationResult
+from ._streams import Streams
 from ._transport import Response, RetryNotice, Transport
 from .types import Account, Preset, PresetFidelity, Run, RunList, ScenarioRequest, Usage
 
@@ -69,6 +71,8 @@ class Client:
         """API keys: ``list()``, ``create(name)``, ``revoke(key_id)``, ``roll(key_id)``."""
         self.models = Models(self._transport)
         """Your own models: ``put(name, definition)``, ``get(name)``, ``list()``, ``validate(definition)``, ``delete(name)``."""
+        self.streams = Streams(self._transport)
+        """Live streams: ``create(preset, n, speed=..., ...)``, ``get(id)``, ``list()``, ``cancel(id)``, ``events(id)``."""
 
     def __repr__(self) -> str:
         return f"Client(api_url={self.api_url!r})"
@@ -339,18 +343,10 @@ class _SimulationRequest:
             "seed": self.seed,
             "engine_version": None if self.engine_version is None else str(self.engine_version),
             "scenario": None if self.scenario is None else dict(self.scenario),
-            "start_time": _instant(self.start_time),
+            "start_time": instant(self.start_time),
             "order": self.order,
             "population": self.population,
         }
         body.update({name: value for name, value in optional.items() if value is not None})
         return body
 
-
-def _instant(value: str | datetime | None) -> str | None:
-    """A start_time as the service reads it: ISO 8601 UTC with ``Z`` (an aware datetime is converted)."""
-    if value is None or isinstance(value, str):
-        return value
-    if value.tzinfo is None:
-        raise ValueError("start_time must be timezone-aware (UTC), or an ISO 8601 string ending in Z")
-    return value.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
