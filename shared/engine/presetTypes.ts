@@ -2,6 +2,7 @@ import type { Scenario, ScenarioEventType } from './scenario.ts';
 
 import type { PresetName } from './presetName.ts';
 import type { CompiledModel } from '../models/modelTypes.ts';
+import type { RunOrder } from './simulator.ts';
 
 export { PRESET_NAMES, type PresetName } from './presetName.ts';
 
@@ -31,8 +32,9 @@ export interface PresetDefinition {
   record_fields_by_engine: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Engine 4's `order`: a sequence after another, or a population merged in event_time order. */
-export type RunOrder = 'sequence' | 'time';
+// Engine 4's `order` is defined beside the simulator, which cannot import this file: the model types this
+// file imports import the simulator.
+export type { RunOrder } from './simulator.ts';
 
 interface CommonRunInput {
   profile: string;

@@ -1,8 +1,10 @@
 import type { PresetName } from './presetName.ts';
-import type { RunOrder } from './presetTypes.ts';
 import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
 import type { Scenario, ScenarioEventType, ScenarioOutcome } from './scenario.ts';
+
+/** Engine 4's `order`: a sequence after another, or a population merged in event_time order. */
+export type RunOrder = 'sequence' | 'time';
 
 /** Engine 4's clock inputs (DECISIONS "Event time"). */
 export interface RunTiming {
