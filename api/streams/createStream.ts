@@ -94,6 +94,7 @@ export const createStream = async (services: Services, principal: Principal, req
       const inserted = await insertStream(transaction, {
         id,
         accountId: principal.accountId,
+        apiKeyId: principal.via.kind === 'api_key' ? principal.via.apiKeyId : null,
         request: stored,
         speed: request.speed,
         // Absent: the instant of creation (the row's created_at), not the simulation's default.
