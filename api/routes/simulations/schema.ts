@@ -27,7 +27,7 @@ const presetField = z
 const modelField = z
   .string()
   .regex(MODEL_REFERENCE, 'A model name, or `name@version` (version 1, 2, …); see GET /v1/models.')
-  .describe("One of the account's models (DECISIONS \"Models\"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`.");
+  .describe("One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`.");
 
 // The body's fields, apart from what they resolve to: POST /v1/streams takes the same ones
 // (api/routes/streams/schema.ts, docs/streams.md), checked by the same resolveSimulationRequest.
