@@ -4,7 +4,6 @@ import { interactionsPerRequestExceeded, monthlyInteractionQuotaExceeded, monthl
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { countStreamEvents } from '../../shared/streams/countStreamEvents.ts';
 import { resolveWebhookAddress } from '../../shared/streams/resolveWebhookAddress.ts';
-import type { StreamInput } from '../../shared/streams/StreamInput.ts';
 import { webhookSecretCipher } from '../../shared/streams/webhookSecretCipher.ts';
 import type { Principal } from '../AppState.ts';
 import { LIMIT_OUTCOMES } from '../limits/createLimitScripts.ts';
@@ -69,20 +68,7 @@ export const createStream = async (services: Services, principal: Principal, req
     population: timing.population,
     disorder: request.disorder,
   };
-  const input: StreamInput = {
-    preset: run.preset.name,
-    ...(run.model === undefined ? {} : { model: run.model }),
-    profile: run.profile,
-    seed,
-    numInteractions,
-    serviceVersion: run.serviceVersion,
-    scenario: run.scenario ?? null,
-    startTime: 0,
-    population: timing.population,
-    speed: request.speed,
-    disorder: request.disorder,
-  };
-  const totalEvents = countStreamEvents(input);
+  const totalEvents = countStreamEvents({ preset: run.preset.name, model: run.model, profile: run.profile, seed, numInteractions, disorder: request.disorder });
   const secret = sink.type === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
   const sealed = secret === null ? null : webhookSecretCipher(services.config.sessionSecret).seal(Buffer.from(secret, 'utf8'));
   let row: StreamRow;
