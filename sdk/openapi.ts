@@ -486,7 +486,7 @@ export interface paths {
         put?: never;
         /**
          * Start a live stream
-         * @description A time-ordered engine-4 run delivered as it happens (docs/streams.md): event k is due at `created_at + (delivery_time(k) − start_time) / speed`, the delivery time being its `event_time` plus its drawn disorder delay. Reserves one request and `num_interactions` against the monthly quota (given back for what is never delivered); at most the plan's `max_concurrent_streams` run at once. With a webhook sink the answer carries `webhook_secret`, once.
+         * @description A time-ordered engine-4 run delivered as it happens (docs/streams.md): event k is due at `created_at + (delivery_time(k) − start_time) / speed`, the delivery time being its `event_time` plus its drawn disorder delay; the records are those `POST /v1/simulations` makes of the same inputs with `order: "time"`. The run is a simulation request's: a `preset`, or instead `model`, one of the account's models (`name`, its latest version, or `name@version`; exactly one of the two), fixed at creation to that version (`request.model`: its name, version and digest; `request.preset` its name), with its profiles and scenario event types. Reserves one request and `num_interactions` against the monthly quota (given back for what is never delivered); at most the plan's `max_concurrent_streams` run at once. With a webhook sink the answer carries `webhook_secret`, once.
          */
         post: operations["createStream"];
         delete?: never;
@@ -752,7 +752,7 @@ export interface components {
         SimulationRequest: {
             /** @description Preset name, or the alias `mobile`. */
             preset?: string;
-            /** @description One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
+            /** @description One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
             model?: string;
             /** @description Number of interactions to generate; at most the plan maximum. */
             num_interactions: number;
@@ -1121,13 +1121,13 @@ export interface components {
             };
             /** @description The sum of `days`. */
             totals: {
-                /** @description Every run, in any status. */
+                /** @description Every run and live stream, in any status. */
                 runs: number;
                 /** @description Requests counted against the monthly quota (as GET /v1/usage counts them). */
                 requests: number;
                 /** @description Interactions counted against the monthly quota. */
                 interactions: number;
-                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. */
+                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered). */
                 by_status: {
                     queued: {
                         /** @description Runs in this status (ledger rows), counted or not. */
@@ -1178,13 +1178,13 @@ export interface components {
                  * @description A UTC day.
                  */
                 date: string;
-                /** @description Every run, in any status. */
+                /** @description Every run and live stream, in any status. */
                 runs: number;
                 /** @description Requests counted against the monthly quota (as GET /v1/usage counts them). */
                 requests: number;
                 /** @description Interactions counted against the monthly quota. */
                 interactions: number;
-                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. */
+                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered). */
                 by_status: {
                     queued: {
                         /** @description Runs in this status (ledger rows), counted or not. */
@@ -1240,13 +1240,13 @@ export interface components {
                     /** @constant */
                     type: "session";
                 };
-                /** @description Every run, in any status. */
+                /** @description Every run and live stream, in any status. */
                 runs: number;
                 /** @description Requests counted against the monthly quota (as GET /v1/usage counts them). */
                 requests: number;
                 /** @description Interactions counted against the monthly quota. */
                 interactions: number;
-                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. */
+                /** @description `completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered). */
                 by_status: {
                     queued: {
                         /** @description Runs in this status (ledger rows), counted or not. */
@@ -1384,13 +1384,16 @@ export interface components {
         };
         StreamRequest: {
             /** @description Preset name, or the alias `mobile`. */
-            preset: string;
+            preset?: string;
+            /** @description One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
+            model?: string;
             /** @description Records the stream delivers (duplicates aside); at most the plan maximum. */
             num_interactions: number;
             /** @description Makes the stream reproducible; drawn and returned when absent. */
             seed?: number;
+            /** @description One of the preset's supported_profiles; its default_profile when absent. */
             profile?: string;
-            /** @description Engine 4 or later (the newest when absent). */
+            /** @description Engine 4 or later (the newest when absent): a major or an exact service_version. */
             engine_version?: string;
             /** @description An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only. */
             scenario?: {
@@ -1429,7 +1432,7 @@ export interface components {
                     min_gap?: number;
                 };
             };
-            /** @description Subjects live at once (default 100). */
+            /** @description Subjects live at once, 1–10,000 (default 100). */
             population?: number;
             /** @description ISO 8601 UTC: the first event time and the pacing origin; the instant of creation when absent. */
             start_time?: string;
@@ -4022,6 +4025,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `model_not_found`: `model` names no live model (or version) of the caller's. */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `payload_too_large`: the body exceeds 16 KiB (inflated, when sent with `Content-Encoding: gzip` or `deflate`). */
             413: {
                 headers: {
@@ -4042,7 +4055,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `validation_failed`: a field out of range, an engine before 4, or a webhook URL that resolves to a refused address; `details.issues` names it. */
+            /** @description `validation_failed`: a field out of range, both or neither of `preset` and `model`, an engine before 4, a profile or scenario event type the preset or model does not have, or a webhook URL that resolves to a refused address; `details.issues` names it. */
             422: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];

@@ -1,7 +1,7 @@
 import type { PresetName, RunInput } from '../shared/engine/presetTypes.ts';
 import { timingInput } from '../shared/engine/RunTimingSpec.ts';
 import type { RunSpecification } from '../shared/jobs/RunSpecification.ts';
-import { compiledModelOf } from './compiledModelOf.ts';
+import { compiledModelOf } from '../shared/models/compiledModelOf.ts';
 
 /**
  * What the engine runs for a specification: its preset, or its model compiled (once per thread and

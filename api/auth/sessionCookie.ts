@@ -1,5 +1,5 @@
 import type { Config } from '../../shared/config.ts';
-import { createCookieCipher, type CookieCipher } from './cookieCipher.ts';
+import { createCookieCipher, type CookieCipher } from '../../shared/auth/cookieCipher.ts';
 
 export const SESSION_COOKIE_NAME = 'service_session';
 /** The session record and its cookie live exactly as long: 7 days. */

@@ -655,7 +655,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Streams',
     summary: 'Start a live stream',
     description:
-      'A time-ordered engine-4 run delivered as it happens (docs/streams.md): event k is due at `created_at + (delivery_time(k) − start_time) / speed`, the delivery time being its `event_time` plus its drawn disorder delay. Reserves one request and `num_interactions` against the monthly quota (given back for what is never delivered); at most the plan\'s `max_concurrent_streams` run at once. With a webhook sink the answer carries `webhook_secret`, once.',
+      'A time-ordered engine-4 run delivered as it happens (docs/streams.md): event k is due at `created_at + (delivery_time(k) − start_time) / speed`, the delivery time being its `event_time` plus its drawn disorder delay; the records are those `POST /v1/simulations` makes of the same inputs with `order: "time"`. The run is a simulation request\'s: a `preset`, or instead `model`, one of the account\'s models (`name`, its latest version, or `name@version`; exactly one of the two), fixed at creation to that version (`request.model`: its name, version and digest; `request.preset` its name), with its profiles and scenario event types. Reserves one request and `num_interactions` against the monthly quota (given back for what is never delivered); at most the plan\'s `max_concurrent_streams` run at once. With a webhook sink the answer carries `webhook_secret`, once.',
     security: CALLER,
     requestBody: named('StreamRequest', createStreamSchema),
     responses: {
@@ -663,7 +663,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
       ...authFailures,
       ...bodyFailures,
       403: error('`interactions_per_request_exceeded`, `monthly_request_quota_exceeded` or `monthly_interaction_quota_exceeded`, as for a simulation.'),
-      422: error('`validation_failed`: a field out of range, an engine before 4, or a webhook URL that resolves to a refused address; `details.issues` names it.'),
+      404: error("`model_not_found`: `model` names no live model (or version) of the caller's."),
+      422: error('`validation_failed`: a field out of range, both or neither of `preset` and `model`, an engine before 4, a profile or scenario event type the preset or model does not have, or a webhook URL that resolves to a refused address; `details.issues` names it.'),
       429: error("`concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running.", RETRY_AFTER),
     },
   },

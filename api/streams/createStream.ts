@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { alignStartTime, endStream, insertStream, lockStreamSlots, type StreamRow } from '../../shared/db/queries/streams.ts';
 import { interactionsPerRequestExceeded, monthlyInteractionQuotaExceeded, monthlyRequestQuotaExceeded, streamConcurrencyLimitExceeded, validationFailed } from '../../shared/errors/errors.ts';
-import { isoTimestamp } from '../../shared/engine/writeTimestamp.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { countStreamEvents } from '../../shared/streams/countStreamEvents.ts';
 import { resolveWebhookAddress } from '../../shared/streams/resolveWebhookAddress.ts';
-import { createCookieCipher } from '../auth/cookieCipher.ts';
+import { webhookSecretCipher } from '../../shared/streams/webhookSecretCipher.ts';
 import type { Principal } from '../AppState.ts';
 import { LIMIT_OUTCOMES } from '../limits/createLimitScripts.ts';
 import { rebuildLimits } from '../limits/admitSimulation.ts';
@@ -13,20 +12,22 @@ import { limitKeys } from '../limits/limitKeys.ts';
 import type { StreamRequest } from '../routes/streams/schema.ts';
 import type { Services } from '../Services.ts';
 import { drawSeed } from '../simulations/drawSeed.ts';
+import { resolveStreamRun } from './resolveStreamRun.ts';
 
 const QUOTA_GRACE_S = 86_400;
-/** The purpose the webhook secret is sealed under (api/auth/cookieCipher.ts binds it as associated data). */
-const WEBHOOK_SECRET_PURPOSE = 'stream-webhook-secret';
 
 /**
- * POST /v1/streams after validation (DECISIONS "Live streams"): the per-request maximum (403), the
- * webhook address (422), the quota reserved in Redis (403s), then the row inserted under the account's
- * lock with its running streams counted (429), and the job enqueued. A refusal after the reservation
- * gives it back. Returns the row and, for a webhook, the secret shown this once.
+ * POST /v1/streams after validation (docs/streams.md): a model resolved to its version (404, 422), the
+ * per-request maximum (403), the webhook address (422), the quota reserved in Redis (403s), then the row
+ * inserted under the account's lock with its running streams counted (429), and the job enqueued. A
+ * refusal after the reservation gives it back. Returns the row and, for a webhook, the secret shown this
+ * once.
  */
 export const createStream = async (services: Services, principal: Principal, request: StreamRequest): Promise<{ row: StreamRow; secret: string | null }> => {
-  if (request.numInteractions > principal.limits.max_interactions_per_request) {
-    throw interactionsPerRequestExceeded(principal.limits.max_interactions_per_request, request.numInteractions);
+  const { run, timing } = await resolveStreamRun(services, principal.accountId, request.run);
+  const { numInteractions } = run;
+  if (numInteractions > principal.limits.max_interactions_per_request) {
+    throw interactionsPerRequestExceeded(principal.limits.max_interactions_per_request, numInteractions);
   }
   const { sink } = request;
   if (sink.type === 'webhook') {
@@ -40,7 +41,7 @@ export const createStream = async (services: Services, principal: Principal, req
   const keys = limitKeys(services.redisPrefix, principal.accountId, period.key);
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const plan = principal.limits;
-  const ask = () => services.limitScripts.bssAdmitStream(keys.quota, plan.monthly_requests, plan.monthly_interactions, request.numInteractions, quotaTtl);
+  const ask = () => services.limitScripts.bssAdmitStream(keys.quota, plan.monthly_requests, plan.monthly_interactions, numInteractions, quotaTtl);
   let [outcome = -1, used = 0] = await ask();
   if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
     await rebuildLimits(services, { accountId: principal.accountId, period, keys, quotaTtl });
@@ -48,24 +49,28 @@ export const createStream = async (services: Services, principal: Principal, req
   }
   const resetsAt = period.end.toISOString();
   if (outcome === LIMIT_OUTCOMES.monthlyRequestsUsedUp) throw monthlyRequestQuotaExceeded(plan.monthly_requests, used, resetsAt);
-  if (outcome === LIMIT_OUTCOMES.monthlyInteractionsExceeded) throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, request.numInteractions, resetsAt);
+  if (outcome === LIMIT_OUTCOMES.monthlyInteractionsExceeded) throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, numInteractions, resetsAt);
   if (outcome !== LIMIT_OUTCOMES.admitted) throw new Error(`unexpected stream admission outcome ${outcome}`);
 
-  const giveBack = () => services.redis.hincrby(keys.quota, 'requests', -1).then(() => services.redis.hincrby(keys.quota, 'interactions', -request.numInteractions));
-  const seed = request.seed ?? drawSeed();
+  const giveBack = () => services.redis.hincrby(keys.quota, 'requests', -1).then(() => services.redis.hincrby(keys.quota, 'interactions', -numInteractions));
+  const seed = run.seed ?? drawSeed();
+  // The model's version is fixed here, by digest: the stream is made again from the row alone on any
+  // process (shared/streams/loadStreamInput.ts), whatever becomes of the model. Echoed as a simulation's
+  // result echoes it: `preset` the model's name, `model` its version (null for a preset).
   const stored = {
-    preset: request.preset,
-    profile: request.profile,
+    preset: run.preset.name,
+    model: run.model === undefined ? null : { name: run.model.name, version: run.model.version, digest: run.model.digest },
+    profile: run.profile,
     seed,
-    num_interactions: request.numInteractions,
-    engine_version: request.serviceVersion,
-    scenario: request.scenario,
-    population: request.population,
+    num_interactions: numInteractions,
+    engine_version: run.serviceVersion,
+    scenario: run.scenario ?? null,
+    population: timing.population,
     disorder: request.disorder,
   };
-  const totalEvents = countStreamEvents({ ...request, seed, startTime: 0 });
+  const totalEvents = countStreamEvents({ preset: run.preset.name, model: run.model, profile: run.profile, seed, numInteractions, disorder: request.disorder });
   const secret = sink.type === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
-  const sealed = secret === null ? null : createCookieCipher(services.config.sessionSecret, WEBHOOK_SECRET_PURPOSE).seal(Buffer.from(secret, 'utf8'));
+  const sealed = secret === null ? null : webhookSecretCipher(services.config.sessionSecret).seal(Buffer.from(secret, 'utf8'));
   let row: StreamRow;
   try {
     row = await services.pool.transaction(async (transaction) => {
@@ -75,16 +80,18 @@ export const createStream = async (services: Services, principal: Principal, req
       const inserted = await insertStream(transaction, {
         id,
         accountId: principal.accountId,
+        apiKeyId: principal.via.kind === 'api_key' ? principal.via.apiKeyId : null,
         request: stored,
         speed: request.speed,
-        startTime: request.startTime === undefined ? null : isoTimestamp(request.startTime),
-        numInteractions: request.numInteractions,
+        // Absent: the instant of creation (the row's created_at), not the simulation's default.
+        startTime: request.startTimeGiven ? timing.start_time : null,
+        numInteractions: numInteractions,
         totalEvents,
         sink,
         webhookSecretSealed: sealed,
         periodStart: period.start.toISOString(),
       });
-      return request.startTime === undefined ? alignStartTime(transaction, id) : inserted;
+      return request.startTimeGiven ? inserted : alignStartTime(transaction, id);
     });
   } catch (error) {
     await giveBack();

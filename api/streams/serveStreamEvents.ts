@@ -1,8 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ServerResponse } from 'node:http';
 import { completeStream, findStream, type StreamRow } from '../../shared/db/queries/streams.ts';
-import { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
-import { streamInputOf } from '../../shared/streams/streamInputOf.ts';
+import type { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
 import type { Services } from '../Services.ts';
 import { presentStream } from './presentStream.ts';
 
@@ -15,16 +14,16 @@ const STATUS_CHECK_MS = 1000;
 
 /**
  * GET /v1/streams/{id}/events (docs/streams.md, "Server-Sent Events"). The envelopes are a function of
- * the stream's inputs, so this process makes them itself from position `after` on (STYLE §18: resuming is
- * re-reading from a position, byte-identical) and writes each when it is due by the stream's clock
- * (created_at + (delivery time − start_time) / speed), with the socket's back-pressure: a reader that does
- * not read holds only its own generator, which waits for its socket. No worker, buffer or shared state is
+ * the stream's inputs, so this process makes them itself (`events`, a fresh generator of the row's
+ * inputs) from position `after` on (STYLE §18: resuming is re-reading from a position, byte-identical)
+ * and writes each when it is due by the stream's clock (created_at + (delivery time − start_time) /
+ * speed), with the socket's back-pressure: a reader that does not read holds only its own generator,
+ * which waits for its socket. No worker, buffer or shared state is
  * between the reader and its bytes, so the loss of any process costs a reader only a reconnection.
  */
-export const serveStreamEvents = async (services: Services, res: ServerResponse, first: StreamRow, after: number): Promise<void> => {
+export const serveStreamEvents = async (services: Services, res: ServerResponse, first: StreamRow, events: EnvelopeStream, after: number): Promise<void> => {
   let row = first;
   const createdMs = row.created_ms;
-  const events = new EnvelopeStream(streamInputOf(row));
   let closed = false;
   res.once('close', () => {
     closed = true;

@@ -1,10 +1,11 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { CliContext } from '../CliContext.ts';
 import { integerIn } from '../parseOptionValues.ts';
 import { parseScenario } from '../parseScenario.ts';
 
 interface StreamOptions {
-  readonly preset: string;
+  readonly preset?: string;
+  readonly model?: string;
   readonly numInteractions: number;
   readonly profile?: string;
   readonly seed?: number;
@@ -39,8 +40,9 @@ export const streamCommand = (context: CliContext): Command =>
   new Command('stream')
     .description('start a live stream and print its events as NDJSON as they come due (docs/streams.md)')
     .option('--preset <preset>', 'preset name (see presets), or the alias mobile')
+    .option('--model <name>', 'one of your models instead of a preset (see models list): NAME or NAME@VERSION')
     .option('-n, --num-interactions <n>', 'records the stream delivers', integerIn(1, Number.MAX_SAFE_INTEGER), 1000)
-    .option('--profile <profile>', "one of the preset's profiles (its default profile otherwise)")
+    .option('--profile <profile>', "one of the preset's or model's profiles (its default profile otherwise)")
     .option('--seed <seed>', 'a seed, 0-4294967295 (drawn by the service otherwise)', integerIn(0, 4_294_967_295))
     .option('--population <n>', 'subjects live at once, 1-10000 (100 otherwise)', integerIn(1, 10_000))
     .option('--start-time <instant>', 'ISO 8601 UTC instant of the first event time (now otherwise)')
@@ -56,7 +58,11 @@ export const streamCommand = (context: CliContext): Command =>
       const client = context.client();
       let streamId = options.resume;
       if (streamId === undefined) {
-        if (options.preset === undefined) throw new InvalidArgumentError('--preset is required to start a stream.');
+        if ((options.preset === undefined) === (options.model === undefined)) {
+          // A malformed command line (exit 2), as `bss simulate` answers it.
+          context.stderr.write('error: give exactly one of --preset and --model\n');
+          throw new CommanderError(2, 'bss.presetOrModel', 'give exactly one of --preset and --model');
+        }
         const disorder =
           options.lateShare === undefined && options.maxDelay === undefined && options.duplicateShare === undefined
             ? {}
@@ -68,7 +74,7 @@ export const streamCommand = (context: CliContext): Command =>
                 },
               };
         const created = await client.streams.create({
-          preset: options.preset,
+          ...(options.model === undefined ? { preset: options.preset } : { model: options.model }),
           num_interactions: options.numInteractions,
           ...(options.profile === undefined ? {} : { profile: options.profile }),
           ...(options.seed === undefined ? {} : { seed: options.seed }),

@@ -2,6 +2,8 @@ import { CounterRng } from '../engine/counterRng.ts';
 import { createSimulation } from '../engine/createSimulation.ts';
 import { hashSeed } from '../engine/hashSeed.ts';
 import type { FieldSpec } from '../engine/fieldSpec.ts';
+import type { PresetName } from '../engine/presetTypes.ts';
+import { compiledModelOf } from '../models/compiledModelOf.ts';
 import { isoTimestamp } from '../engine/writeTimestamp.ts';
 import { DeliveryHeap } from './DeliveryHeap.ts';
 import type { StreamInput } from './StreamInput.ts';
@@ -17,9 +19,13 @@ export interface Envelope {
   readonly json: string;
 }
 
-/** The disorder's generator of a stream: keyed apart from the run's, so the records equal the simulation's. */
-export const disorderRng = (input: Pick<StreamInput, 'preset' | 'profile' | 'seed'>): CounterRng =>
-  new CounterRng(hashSeed(`stream:${input.preset}`, input.profile, input.seed));
+/**
+ * The disorder's generator of a stream: keyed apart from the run's, so the records equal the simulation's;
+ * a model's by its digest, as its run is (shared/engine/runKey.ts), so two versions or two accounts' models
+ * of one name draw apart.
+ */
+export const disorderRng = (input: Pick<StreamInput, 'preset' | 'model' | 'profile' | 'seed'>): CounterRng =>
+  new CounterRng(hashSeed(input.model === undefined ? `stream:${input.preset}` : `stream:model:${input.model.digest}`, input.profile, input.seed));
 
 /** Whether the record numbered `interactionId` is delivered twice (the draw EnvelopeStream makes). */
 export const isDuplicated = (rng: CounterRng, interactionId: number, share: number): boolean => {
@@ -64,7 +70,8 @@ export class EnvelopeStream {
   constructor(input: StreamInput) {
     this.input = input;
     const { model, simulator } = createSimulation({
-      preset: input.preset,
+      // A model is compiled once per thread and version; a preset is the engine's own.
+      ...(input.model === undefined ? { preset: input.preset as PresetName } : { model: compiledModelOf(input.model) }),
       profile: input.profile,
       seed: input.seed,
       numInteractions: input.numInteractions,

@@ -1,5 +1,5 @@
 import type { Scenario } from '../engine/scenario.ts';
-import type { PresetName } from '../engine/presetTypes.ts';
+import type { ModelSpecification } from '../jobs/RunSpecification.ts';
 import type { StreamDisorder } from './StreamDisorder.ts';
 
 /**
@@ -8,7 +8,13 @@ import type { StreamDisorder } from './StreamDisorder.ts';
  * deliver the same bytes in the same order, on any process (docs/streams.md, "Resuming").
  */
 export interface StreamInput {
-  readonly preset: PresetName;
+  /** The canonical preset's name, or the model's name for a model stream (as a simulation result's `preset`). */
+  readonly preset: string;
+  /**
+   * The model version a model stream is made from, its definition included (a pool thread compiles it
+   * once, shared/models/compiledModelOf.ts); absent for a preset stream.
+   */
+  readonly model?: ModelSpecification | undefined;
   readonly profile: string;
   readonly seed: number;
   readonly numInteractions: number;

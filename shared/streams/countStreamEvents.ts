@@ -5,7 +5,7 @@ import type { StreamInput } from './StreamInput.ts';
  * How many envelopes a stream delivers: its records plus their second deliveries. Duplication is drawn
  * by interaction_id alone, so this needs no engine run: one hash per record.
  */
-export const countStreamEvents = (input: StreamInput): number => {
+export const countStreamEvents = (input: Pick<StreamInput, 'preset' | 'model' | 'profile' | 'seed' | 'numInteractions' | 'disorder'>): number => {
   const share = input.disorder.duplicate_share;
   if (share === 0) return input.numInteractions;
   const rng = disorderRng(input);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { createCookieCipher } from '../../api/auth/cookieCipher.ts';
+import { createCookieCipher } from '../../shared/auth/cookieCipher.ts';
 import { openSessionId, sealSessionId } from '../../api/auth/sessionCookie.ts';
 import { parseConfig } from '../../shared/config.ts';
 

@@ -17,6 +17,7 @@ export interface PlanOverrides {
   readonly max_concurrent_simulations?: number;
   readonly max_active_api_keys?: number;
   readonly max_models?: number;
+  readonly max_concurrent_streams?: number;
 }
 
 /**
@@ -27,10 +28,11 @@ const buildPlan = async (pool: DatabasePool, overrides: PlanOverrides): Promise<
   const name = `test_${randomBytes(5).toString('hex')}`;
   await pool.query(sql.type(z.object({}))`
     INSERT INTO plans (name, requests_per_minute, monthly_requests, monthly_interactions, max_interactions_per_request,
-      max_concurrent_simulations, max_active_api_keys, max_models)
+      max_concurrent_simulations, max_active_api_keys, max_models, max_concurrent_streams)
     VALUES (${name}, ${overrides.requests_per_minute ?? 100_000}, ${overrides.monthly_requests ?? 1_000_000},
       ${overrides.monthly_interactions ?? 2_000_000_000}, ${overrides.max_interactions_per_request ?? 10_000_000},
-      ${overrides.max_concurrent_simulations ?? 1000}, ${overrides.max_active_api_keys ?? 10}, ${overrides.max_models ?? 100})
+      ${overrides.max_concurrent_simulations ?? 1000}, ${overrides.max_active_api_keys ?? 10}, ${overrides.max_models ?? 100},
+      ${overrides.max_concurrent_streams ?? 100})
   `);
   return name;
 };

@@ -60,6 +60,39 @@ test('no module of api/, worker/, shared/, cli/ or sdk/ imports itself through o
   t.deepEqual(circlesOf(graph), []);
 });
 
+/**
+ * One folder per process and one for what both use (STYLE §1): the API and the worker meet only in
+ * shared/, so neither process loads the other's code (nor its configuration or connections) by accident.
+ */
+const FORBIDDEN: ReadonlyArray<readonly [from: string, to: string]> = [
+  ['worker', 'api'],
+  ['api', 'worker'],
+  ['shared', 'api'],
+  ['shared', 'worker'],
+];
+
+/** Every import that crosses a forbidden boundary, as `importer → imported`. */
+const crossingsOf = (graph: ReadonlyMap<string, readonly string[]>): string[] =>
+  [...graph].flatMap(([node, imports]) =>
+    imports
+      .filter((imported) => FORBIDDEN.some(([from, to]) => node.startsWith(`${from}/`) && imported.startsWith(`${to}/`)))
+      .map((imported) => `${node} → ${imported}`),
+  );
+
+test('worker/ never imports api/ (nor api/ worker/, nor shared/ either): the processes meet in shared/', async (t) => {
+  const graph = await importGraph();
+  t.deepEqual(crossingsOf(graph), []);
+});
+
+test('the boundary rule catches a crossing, type-only imports included', (t) => {
+  const graph = new Map([
+    ['worker/streams/run.ts', ['api/auth/cipher.ts', 'shared/x.ts']],
+    ['shared/x.ts', ['worker/y.ts']],
+    ['api/app.ts', ['shared/x.ts']],
+  ]);
+  t.deepEqual(crossingsOf(graph), ['worker/streams/run.ts → api/auth/cipher.ts', 'shared/x.ts → worker/y.ts']);
+});
+
 test('the rule catches a circle, type-only imports included', (t) => {
   const graph = new Map([
     ['a.ts', ['b.ts']],

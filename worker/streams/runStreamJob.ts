@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { completeStream, endStream, findStreamById, recordDelivered } from '../../shared/db/queries/streams.ts';
 import type { StreamJobData } from '../../shared/jobs/StreamJobData.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
-import { streamInputOf } from '../../shared/streams/streamInputOf.ts';
+import { loadStreamInput } from '../../shared/streams/loadStreamInput.ts';
 import type { StreamJobContext } from './StreamJobContext.ts';
 import { runWebhookStream } from './runWebhookStream.ts';
 
@@ -22,7 +22,7 @@ const RECORD_EVERY_MS = 2000;
 export const runStreamJob = async (context: StreamJobContext, job: Job<StreamJobData>): Promise<'done' | 'stopped'> => {
   const row = await findStreamById(context.pool, job.data.streamId);
   if (row === null || row.status !== 'running') return 'done';
-  const input = streamInputOf(row);
+  const input = await loadStreamInput(context.pool, row);
   if (row.sink['type'] === 'webhook') return runWebhookStream(context, job.data, row, input);
   const createdMs = row.created_ms;
   let position = row.delivered;

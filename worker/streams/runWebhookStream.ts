@@ -3,14 +3,12 @@ import { acknowledgeBatch, completeStream, endStream, findStreamById, fixInfligh
 import type { StreamJobData } from '../../shared/jobs/StreamJobData.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
 import type { StreamInput } from '../../shared/streams/StreamInput.ts';
-import { createCookieCipher } from '../../api/auth/cookieCipher.ts';
+import { webhookSecretCipher } from '../../shared/streams/webhookSecretCipher.ts';
 import { postWebhook } from './postWebhook.ts';
 import type { StreamJobContext } from './StreamJobContext.ts';
 
 /** At most this many tries of one batch (DECISIONS "Live streams"). */
 const MAX_TRIES = 10;
-/** The sealing purpose api/streams/createStream.ts seals the secret under (its WEBHOOK_SECRET_PURPOSE). */
-const SECRET_PURPOSE = 'stream-webhook-secret';
 
 interface Pending {
   readonly position: number;
@@ -28,7 +26,7 @@ interface Pending {
  */
 export const runWebhookStream = async (context: StreamJobContext, data: StreamJobData, first: StreamRow, input: StreamInput): Promise<'done' | 'stopped'> => {
   const sink = first.sink as { url: string; batch_max: number; batch_ms: number };
-  const secret = createCookieCipher(context.sessionSecret, SECRET_PURPOSE).open(first.webhook_secret_sealed ?? '')?.toString('utf8');
+  const secret = webhookSecretCipher(context.sessionSecret).open(first.webhook_secret_sealed ?? '')?.toString('utf8');
   if (secret === undefined) throw new Error('the webhook secret cannot be opened');
   const createdMs = first.created_ms;
   let acknowledged = first.acknowledged;

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import createSession, { type CreateSessionOptions } from 'koa-session';
 import type { Config } from '../../../shared/config.ts';
-import { createCookieCipher } from '../../auth/cookieCipher.ts';
+import { createCookieCipher } from '../../../shared/auth/cookieCipher.ts';
 import type { AppState } from '../../AppState.ts';
 import { AUTH_PREFIX } from './createGrantMiddleware.ts';
 

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { findStream, listStreams } from '../../../shared/db/queries/streams.ts';
 import { streamNotFound, validationFailed } from '../../../shared/errors/errors.ts';
+import { EnvelopeStream } from '../../../shared/streams/EnvelopeStream.ts';
+import { loadStreamInput } from '../../../shared/streams/loadStreamInput.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
@@ -69,8 +71,11 @@ export const streamRoutes = (services: Services): Router<AppState> => {
     if (given !== '' && !POSITION.test(given.trim())) {
       throw validationFailed([{ path: 'last_event_id', message: 'Expected a position: a non-negative integer.' }]);
     }
+    // Made before the answer begins (a model stream's version is read from PostgreSQL and compiled), so a
+    // failure there is still an error envelope rather than a cut event stream.
+    const events = new EnvelopeStream(await loadStreamInput(services.pool, row));
     ctx.respond = false;
-    await serveStreamEvents(services, ctx.res, row, given === '' ? 0 : Number(given.trim()));
+    await serveStreamEvents(services, ctx.res, row, events, given === '' ? 0 : Number(given.trim()));
   });
 
   return router;

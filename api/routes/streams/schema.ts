@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import type { PRESET_NAMES} from '../../../shared/engine/index.ts';
-import { resolveEngineVersion, resolvePreset } from '../../../shared/engine/index.ts';
-import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
-import { parseTimestamp } from '../../../shared/engine/parseTimestamp.ts';
-import { EVENT_TIME_ENGINE_MAJOR, POPULATION_LIMITS } from '../../../shared/engine/RunTimingSpec.ts';
-import { SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
+import { resolveEngineVersion } from '../../../shared/engine/index.ts';
+import { EVENT_TIME_ENGINE_MAJOR } from '../../../shared/engine/RunTimingSpec.ts';
 import { DISORDER_LIMITS, NO_DISORDER } from '../../../shared/streams/StreamDisorder.ts';
 import { WEBHOOK_BATCH_LIMITS } from '../../../shared/streams/webhookBatchLimits.ts';
+import type { ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
+import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
 import { decodeRunCursor } from '../simulations/runCursor.ts';
+import { resolveSimulationRequest, simulationRequestFields } from '../simulations/schema.ts';
 
 const disorderSchema = z.strictObject({
   late_share: z.number().min(DISORDER_LIMITS.late_share.min).max(DISORDER_LIMITS.late_share.max).default(NO_DISORDER.late_share),
@@ -27,75 +26,53 @@ const sinkSchema = z.discriminatedUnion('type', [
 
 /** What POST /v1/streams asks for, validated; the seed is drawn at creation when absent. */
 export interface StreamRequest {
-  readonly preset: (typeof PRESET_NAMES)[number];
-  readonly profile: string;
-  readonly seed: number | undefined;
-  readonly numInteractions: number;
-  readonly serviceVersion: string;
-  readonly scenario: z.output<typeof scenarioSchema> | null;
-  readonly population: number;
-  /** ms since the epoch, or undefined: the instant of creation. */
-  readonly startTime: number | undefined;
+  /**
+   * The run the stream delivers, checked as POST /v1/simulations checks it (order `time`): a preset's
+   * resolved, a model's only named until the account's models are read (api/streams/createStream.ts).
+   */
+  readonly run: SimulationRequest | ModelRunRequest;
+  /** Whether start_time was given: otherwise it is the instant of creation, not the simulation's default. */
+  readonly startTimeGiven: boolean;
   readonly speed: number;
   readonly disorder: z.output<typeof disorderSchema>;
   readonly sink: z.output<typeof sinkSchema>;
 }
 
-/** POST /v1/streams body (DECISIONS "Live streams"): a simulation request's fields plus the stream's own. */
+const fields = simulationRequestFields;
+
+/**
+ * POST /v1/streams body (docs/streams.md): a simulation request's fields, with their bounds and checks
+ * (api/routes/simulations/schema.ts: `preset` or `model`, profile, scenario events and random events,
+ * engine 4's timing), plus the stream's own. A stream is a time-ordered engine-4 run: an engine before 4
+ * is refused first, alone, so the answer says why rather than listing what that engine lacks.
+ */
 export const createStreamSchema = z
   .strictObject({
-    preset: z.string().describe('Preset name, or the alias `mobile`.'),
-    num_interactions: z.int().min(1).describe('Records the stream delivers (duplicates aside); at most the plan maximum.'),
-    seed: z.int().min(0).max(4_294_967_295).optional().describe('Makes the stream reproducible; drawn and returned when absent.'),
-    profile: z.string().optional(),
-    engine_version: z.string().optional().describe('Engine 4 or later (the newest when absent).'),
-    scenario: scenarioSchema.optional(),
-    population: z.int().min(POPULATION_LIMITS.min).max(POPULATION_LIMITS.max).optional().describe('Subjects live at once (default 100).'),
-    start_time: z.string().optional().describe('ISO 8601 UTC: the first event time and the pacing origin; the instant of creation when absent.'),
+    preset: fields.preset,
+    model: fields.model,
+    num_interactions: fields.num_interactions.describe('Records the stream delivers (duplicates aside); at most the plan maximum.'),
+    seed: fields.seed.describe('Makes the stream reproducible; drawn and returned when absent.'),
+    profile: fields.profile,
+    engine_version: fields.engine_version.describe(`Engine ${EVENT_TIME_ENGINE_MAJOR} or later (the newest when absent): a major or an exact service_version.`),
+    scenario: fields.scenario,
+    population: fields.population.describe('Subjects live at once, 1–10,000 (default 100).'),
+    start_time: fields.start_time.describe('ISO 8601 UTC: the first event time and the pacing origin; the instant of creation when absent.'),
     speed: z.number().min(0.01).max(100_000).default(1).describe('Event-time seconds per second of wall clock, 0.01–100,000.'),
     disorder: disorderSchema.optional(),
     sink: sinkSchema.default({ type: 'sse' }),
   })
   .transform((body, context): StreamRequest => {
-    const preset = resolvePreset(body.preset);
-    if (preset === undefined) {
-      context.addIssue({ code: 'custom', path: ['preset'], message: 'Unknown preset; see GET /v1/presets.' });
-      return z.NEVER;
-    }
-    if (body.profile !== undefined && !preset.supported_profiles.includes(body.profile)) {
-      context.addIssue({ code: 'custom', path: ['profile'], message: `Unknown profile for ${preset.name}; one of: ${preset.supported_profiles.join(', ')}.` });
-    }
     const serviceVersion = resolveEngineVersion(body.engine_version);
-    if (serviceVersion === undefined || !preset.engine_versions.includes(serviceVersion) || Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
+    if (serviceVersion !== undefined && Number(serviceVersion.split('.')[0]) < EVENT_TIME_ENGINE_MAJOR) {
       context.addIssue({ code: 'custom', path: ['engine_version'], message: `A stream needs engine ${EVENT_TIME_ENGINE_MAJOR} or later.` });
       return z.NEVER;
     }
-    const types = SCENARIO_EVENT_TYPES[preset.name];
-    (body.scenario?.events ?? []).forEach((event, index) => {
-      if (!types.includes(event.type)) {
-        context.addIssue({ code: 'custom', path: ['scenario', 'events', index, 'type'], message: `Unknown scenario event type for ${preset.name}; one of: ${types.join(', ')}.` });
-      }
-    });
-    let startTime: number | undefined;
-    if (body.start_time !== undefined) {
-      startTime = parseTimestamp(body.start_time);
-      if (startTime === undefined) {
-        context.addIssue({ code: 'custom', path: ['start_time'], message: 'Expected an ISO 8601 UTC instant like 2026-01-01T00:00:00.000Z (Z required).' });
-      }
-    }
-    return {
-      preset: preset.name,
-      profile: body.profile ?? preset.default_profile,
-      seed: body.seed,
-      numInteractions: body.num_interactions,
-      serviceVersion,
-      scenario: body.scenario ?? null,
-      population: body.population ?? 100,
-      startTime,
-      speed: body.speed,
-      disorder: body.disorder ?? NO_DISORDER,
-      sink: body.sink,
-    };
+    const { speed, disorder, sink, ...simulation } = body;
+    const before = context.issues.length;
+    // A stream delivers its records in event_time order: the simulation it equals is the `time`-ordered one.
+    const run = resolveSimulationRequest({ ...simulation, order: 'time' }, context);
+    if (context.issues.length > before) return z.NEVER;
+    return { run, startTimeGiven: body.start_time !== undefined, speed, disorder: disorder ?? NO_DISORDER, sink };
   });
 
 /** GET /v1/streams query: paged like the history. */

@@ -34,11 +34,11 @@ const byStatusSchema = z
     typeof countsSchema
   >)
   .describe(
-    '`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now.',
+    '`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered).',
   );
 
 const usageCountsShape = {
-  runs: z.int().min(0).describe('Every run, in any status.'),
+  runs: z.int().min(0).describe('Every run and live stream, in any status.'),
   requests: z.int().min(0).describe('Requests counted against the monthly quota (as GET /v1/usage counts them).'),
   interactions: z.int().min(0).describe('Interactions counted against the monthly quota.'),
   by_status: byStatusSchema,

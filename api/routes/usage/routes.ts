@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { sumCompletedUsage } from '../../../shared/db/queries/usage.ts';
-import { listDailyUsage } from '../../../shared/db/queries/usageDaily.ts';
+import { listDailyStreamUsage, listDailyUsage } from '../../../shared/db/queries/usageDaily.ts';
 import { validationFailed } from '../../../shared/errors/errors.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../../shared/limits/monthlyPeriod.ts';
 import type { AppState } from '../../AppState.ts';
@@ -33,8 +33,8 @@ export const usageRoutes = (services: Services): Router<AppState> => {
     ctx.body = presentUsage(plan, period, usage);
   });
 
-  // The same figures over time: by day and by credential, from the ledger's daily rollup (migration 0011)
-  // and the runs in flight.
+  // The same figures over time: by day and by credential, from the ledger's daily rollup (migration 0011),
+  // the streams and the runs in flight.
   router.get('/v1/usage/daily', authenticate(services), validateQuery(dailyUsageQuerySchema), async (ctx) => {
     const { accountId } = requirePrincipal(ctx.state);
     const query = ctx.state.input;
@@ -50,12 +50,15 @@ export const usageRoutes = (services: Services): Router<AppState> => {
         : query.credential === 'session'
           ? { type: 'session' as const }
           : { type: 'api_key' as const, apiKeyId: query.credential };
-    // The current month's runs in flight are in Redis, not yet in the ledger's rollup.
-    const [rows, inflight] = await Promise.all([
-      listDailyUsage(services.pool, { accountId, periodStart: period.start.toISOString(), ...(credential === undefined ? {} : { credential }) }),
+    // The current month's runs in flight are in Redis, not yet in the ledger's rollup; streams are counted
+    // from their own table, as GET /v1/usage counts them (docs/limits.md).
+    const filter = { accountId, periodStart: period.start.toISOString(), ...(credential === undefined ? {} : { credential }) };
+    const [rows, streams, inflight] = await Promise.all([
+      listDailyUsage(services.pool, filter),
+      listDailyStreamUsage(services.pool, filter),
       period.key === current.key ? readInflightRuns(services, accountId) : Promise.resolve([]),
     ]);
-    const body: DailyUsageResponse = presentDailyUsage(period, now, [...rows, ...inflightUsageRows(inflight, period, credential)]);
+    const body: DailyUsageResponse = presentDailyUsage(period, now, [...rows, ...streams, ...inflightUsageRows(inflight, period, credential)]);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });

@@ -44,6 +44,8 @@ const COLUMNS = sql.fragment`
 export interface NewStream {
   readonly id: string;
   readonly accountId: string;
+  /** The API key that created it; null for a browser session (the usage's credential). */
+  readonly apiKeyId: string | null;
   readonly request: Record<string, unknown>;
   readonly speed: number;
   /** ISO 8601, or null: the instant of creation (the row's created_at). */
@@ -70,8 +72,8 @@ export const lockStreamSlots = async (transaction: DatabaseTransactionConnection
 
 export const insertStream = async (transaction: DatabaseTransactionConnection, stream: NewStream): Promise<StreamRow> =>
   transaction.one(sql.type(streamRowSchema)`
-    INSERT INTO streams (id, account_id, request, speed, start_time, num_interactions, total_events, sink, webhook_secret_sealed, period_start, created_at)
-    VALUES (${stream.id}, ${stream.accountId}, ${sql.jsonb(stream.request as never)}, ${stream.speed},
+    INSERT INTO streams (id, account_id, api_key_id, request, speed, start_time, num_interactions, total_events, sink, webhook_secret_sealed, period_start, created_at)
+    VALUES (${stream.id}, ${stream.accountId}, ${stream.apiKeyId}, ${sql.jsonb(stream.request as never)}, ${stream.speed},
       coalesce(${stream.startTime}::timestamptz, date_trunc('milliseconds', clock_timestamp())), ${stream.numInteractions}, ${stream.totalEvents},
       ${sql.jsonb(stream.sink as never)}, ${stream.webhookSecretSealed}, ${stream.periodStart}, date_trunc('milliseconds', clock_timestamp()))
     RETURNING ${COLUMNS}

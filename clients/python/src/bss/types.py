@@ -237,7 +237,7 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     preset: str
     """Preset name, or the alias `mobile`."""
     model: str
-    """One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`."""
+    """One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`."""
     seed: int
     """Makes the run reproducible; drawn and returned when absent."""
     profile: str
@@ -467,7 +467,7 @@ class DailyUsageTotalsByStatusQueued(TypedDict):
 
 
 class DailyUsageTotalsByStatus(TypedDict):
-    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now."""
+    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered)."""
     queued: DailyUsageTotalsByStatusQueued
     completed: DailyUsageTotalsByStatusQueued
     failed: DailyUsageTotalsByStatusQueued
@@ -478,38 +478,38 @@ class DailyUsageTotalsByStatus(TypedDict):
 class DailyUsageTotals(TypedDict):
     """The sum of `days`."""
     runs: int
-    """Every run, in any status."""
+    """Every run and live stream, in any status."""
     requests: int
     """Requests counted against the monthly quota (as GET /v1/usage counts them)."""
     interactions: int
     """Interactions counted against the monthly quota."""
     by_status: DailyUsageTotalsByStatus
-    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now."""
+    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered)."""
 
 
 class DailyUsageDaysItem(TypedDict):
     date: str
     """A UTC day."""
     runs: int
-    """Every run, in any status."""
+    """Every run and live stream, in any status."""
     requests: int
     """Requests counted against the monthly quota (as GET /v1/usage counts them)."""
     interactions: int
     """Interactions counted against the monthly quota."""
     by_status: DailyUsageTotalsByStatus
-    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now."""
+    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered)."""
 
 
 class DailyUsageCredentialsItem(TypedDict):
     credential: ApiKeyCredential | SessionCredential
     runs: int
-    """Every run, in any status."""
+    """Every run and live stream, in any status."""
     requests: int
     """Requests counted against the monthly quota (as GET /v1/usage counts them)."""
     interactions: int
     """Interactions counted against the monthly quota."""
     by_status: DailyUsageTotalsByStatus
-    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now."""
+    """`completed` runs count whole; `cancelled` ones (the client left) count only when their first bytes had left, for the interactions made; `failed` and `timed_out` count nothing; `queued` are running now. Live streams count here too, as GET /v1/usage counts them: a running stream under `queued` with its reservation (one request and its `num_interactions`), an ended one under its status with what it was charged (the request when anything was delivered, and the records delivered)."""
     last_run_at: str | None
     """When its latest run of the period was made."""
 
@@ -632,22 +632,25 @@ class StreamRequestSinkOption1(_StreamRequestSinkOption1Required, total=False):
 
 
 class _StreamRequestRequired(TypedDict):
-    preset: str
-    """Preset name, or the alias `mobile`."""
     num_interactions: int
     """Records the stream delivers (duplicates aside); at most the plan maximum."""
 
 
 class StreamRequest(_StreamRequestRequired, total=False):
+    preset: str
+    """Preset name, or the alias `mobile`."""
+    model: str
+    """One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`."""
     seed: int
     """Makes the stream reproducible; drawn and returned when absent."""
     profile: str
+    """One of the preset's supported_profiles; its default_profile when absent."""
     engine_version: str
-    """Engine 4 or later (the newest when absent)."""
+    """Engine 4 or later (the newest when absent): a major or an exact service_version."""
     scenario: ScenarioRequest
     """An engine-3 scenario: events that change the simulated world where and when they say. Engine 3 and later only."""
     population: int
-    """Subjects live at once (default 100)."""
+    """Subjects live at once, 1–10,000 (default 100)."""
     start_time: str
     """ISO 8601 UTC: the first event time and the pacing origin; the instant of creation when absent."""
     speed: float

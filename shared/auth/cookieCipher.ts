@@ -16,7 +16,8 @@ export interface CookieCipher {
 
 /**
  * AES-256-GCM under a key derived with HKDF-SHA256 from the server secret. `purpose` selects the key and
- * is bound as associated data, so a value sealed for one cookie is never accepted as another.
+ * is bound as associated data, so a value sealed for one cookie (or a stream's webhook secret,
+ * shared/streams/webhookSecretCipher.ts) is never accepted as another.
  */
 export const createCookieCipher = (secret: string, purpose: string): CookieCipher => {
   const key = Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, purpose, 32));
