@@ -752,7 +752,7 @@ export interface components {
         SimulationRequest: {
             /** @description Preset name, or the alias `mobile`. */
             preset?: string;
-            /** @description One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
+            /** @description One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`. */
             model?: string;
             /** @description Number of interactions to generate; at most the plan maximum. */
             num_interactions: number;
@@ -1617,7 +1617,7 @@ export interface components {
                 name: string;
                 /** @description Its value at step 1. */
                 initial: number | string;
-                /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                /** @description Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence). */
                 next: number | string;
             }[];
             /** @description Per state, the probability of moving to each listed state; the remainder stays. */
@@ -1865,7 +1865,7 @@ export interface components {
                     name: string;
                     /** @description Its value at step 1. */
                     initial: number | string;
-                    /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                    /** @description Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence). */
                     next: number | string;
                 }[];
                 /** @description Per state, the probability of moving to each listed state; the remainder stays. */

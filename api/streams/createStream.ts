@@ -19,10 +19,10 @@ const QUOTA_GRACE_S = 86_400;
 const WEBHOOK_SECRET_PURPOSE = 'stream-webhook-secret';
 
 /**
- * POST /v1/streams after validation (DECISIONS "Live streams"): the per-request maximum (403), the
- * webhook address (422), the quota reserved in Redis (403s), then the row inserted under the account's
- * lock with its running streams counted (429), and the job enqueued. A refusal after the reservation
- * gives it back. Returns the row and, for a webhook, the secret shown this once.
+ * POST /v1/streams after validation (docs/streams.md#creating-one, docs/limits.md#live-streams): the
+ * per-request maximum (403), the webhook address (422), the quota reserved in Redis (403s), then the row
+ * inserted under the account's lock with its running streams counted (429), and the job enqueued. A refusal
+ * after the reservation gives it back. Returns the row and, for a webhook, the secret shown this once.
  */
 export const createStream = async (services: Services, principal: Principal, request: StreamRequest): Promise<{ row: StreamRow; secret: string | null }> => {
   if (request.numInteractions > principal.limits.max_interactions_per_request) {

@@ -7,7 +7,7 @@ import { createCookieCipher } from '../../api/auth/cookieCipher.ts';
 import { postWebhook } from './postWebhook.ts';
 import type { StreamJobContext } from './StreamJobContext.ts';
 
-/** At most this many tries of one batch (DECISIONS "Live streams"). */
+/** At most this many tries of one batch (docs/streams.md#webhooks). */
 const MAX_TRIES = 10;
 /** The sealing purpose api/streams/createStream.ts seals the secret under (its WEBHOOK_SECRET_PURPOSE). */
 const SECRET_PURPOSE = 'stream-webhook-secret';

@@ -27,13 +27,13 @@ const presetField = z
 const modelField = z
   .string()
   .regex(MODEL_REFERENCE, 'A model name, or `name@version` (version 1, 2, …); see GET /v1/models.')
-  .describe("One of the account's models (DECISIONS \"Models\"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`.");
+  .describe("One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`.");
 
 /**
- * POST /v1/simulations body (DECISIONS "Simulation request"), parsed into the request it asks for: the
- * canonical preset, the profile to use and the exact engine. `num_interactions` is any positive safe
- * integer here: its upper bound is the caller's plan maximum, refused with 403 by the limits, not 422.
- * A `model` is only named here: the validate stage resolves it against the account's models
+ * POST /v1/simulations body (docs/api.md#running-a-simulation, docs/decisions.md#simulations), parsed into the
+ * request it asks for: the canonical preset, the profile to use and the exact engine. `num_interactions` is any
+ * positive safe integer here: its upper bound is the caller's plan maximum, refused with 403 by the limits, not
+ * 422. A `model` is only named here: the validate stage resolves it against the account's models
  * (api/simulations/resolveModelRequest.ts), which checks profile, engine and scenario the same way.
  */
 export const simulationRequestSchema = z

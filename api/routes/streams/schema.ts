@@ -41,7 +41,7 @@ export interface StreamRequest {
   readonly sink: z.output<typeof sinkSchema>;
 }
 
-/** POST /v1/streams body (DECISIONS "Live streams"): a simulation request's fields plus the stream's own. */
+/** POST /v1/streams body (docs/streams.md#creating-one): a simulation request's fields plus the stream's own. */
 export const createStreamSchema = z
   .strictObject({
     preset: z.string().describe('Preset name, or the alias `mobile`.'),
@@ -107,7 +107,7 @@ export const listStreamsQuerySchema = z.strictObject({
     .optional(),
 });
 
-/** The Stream resource (DECISIONS "Live streams"). */
+/** The Stream resource (docs/streams.md#creating-one). */
 export const streamSchema = z.object({
   id: z.uuid(),
   status: z.enum(['running', 'completed', 'cancelled', 'failed']),

@@ -237,7 +237,7 @@ class SimulationRequest(_SimulationRequestRequired, total=False):
     preset: str
     """Preset name, or the alias `mobile`."""
     model: str
-    """One of the account's models (DECISIONS "Models"): its name (the latest version) or `name@version`. Exactly one of `preset` and `model`."""
+    """One of the account's models: its name (the latest version) or `name@version`. Exactly one of `preset` and `model`."""
     seed: int
     """Makes the run reproducible; drawn and returned when absent."""
     profile: str
@@ -721,7 +721,7 @@ class ModelDefinitionVariablesItem(TypedDict):
     initial: float | str
     """Its value at step 1."""
     next: float | str
-    """Its value at each later step, from the previous values (docs/models.md#semantics)."""
+    """Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence)."""
 
 
 class _ModelDefinitionEventsItemRequired(TypedDict):
