@@ -1,4 +1,4 @@
-// Issue 34 (DECISIONS "Event time"): engine 4 against engine 3, per preset, interleaved in each repetition
+// Engine 4 (docs/api.md#event-time) against engine 3, per preset, interleaved in each repetition
 // so they share the machine's noise: in sequence order (target >= 0.8 x engine 3) and in time order with
 // a population of 100 and of 10,000 (target >= 0.6 x), n = 100,000; then the resident memory of a
 // 1,000,000-record time-ordered run printed in chunks (it must stay flat: the run is never held).

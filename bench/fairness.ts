@@ -11,8 +11,8 @@
 //     turn (test/helpers/openSlowReader.ts); each until its run is settled, whose ledger row says how it
 //     ended and what it was charged (docs/fair-use.md: a reader is never cut while it reads, and a run its
 //     reader holds to the deadline is charged for what was sent).
-// DECISIONS (third wave): the other tenant's 1,000-interaction run answers within 2 s while one account
-// holds its whole plan concurrency in streams whose clients do not read.
+// The target (docs/fair-use.md#clients-that-leave-or-stop-reading): the other tenant's 1,000-interaction run
+// answers within 2 s while one account holds its whole plan concurrency in streams whose clients do not read.
 import os from 'node:os';
 import { Queue } from 'bullmq';
 import { sql } from 'slonik';

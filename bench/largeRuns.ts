@@ -30,7 +30,7 @@ export interface LargeRunRow {
   readonly firstByteMs: number;
   readonly totalMs: number;
   readonly aloneMs: number;
-  /** The engine alone printing the same run as JSON, right after: the third wave's baseline for every format. */
+  /** The engine alone printing the same run as JSON, right after: the baseline for every format. */
   readonly jsonAloneMs: number;
   readonly peakRss: Readonly<Record<string, number>>;
   /** Each process's RSS just before the run. */

@@ -1,5 +1,5 @@
-// The largest definition the language allows, every limit at its maximum (DECISIONS "Models"): 64 states,
-// 64 fields, 64 variables, 16 profiles of 64 params, 16 event types, max_steps 100,000, expressions of
+// The largest definition the language allows, every limit at its maximum (docs/models.md#the-definition): 64
+// states, 64 fields, 64 variables, 16 profiles of 64 params, 16 event types, max_steps 100,000, expressions of
 // 1,000 characters nested as deep as that allows, within the 64 KiB a definition may hold. The bench's
 // compile-time row and the hostile-definition test (test/models/hostileDefinition.test.ts) share it.
 

@@ -1,4 +1,4 @@
-// The model row of `npm run bench:engine` (issue 33; DECISIONS "Models", "Speed and safety"): a model of
+// The model row of `npm run bench:engine` (docs/models.md#implementation-notes): a model of
 // the finance preset's size (bench/financeSizedModel.json: 6 states, 3 carried numbers, a record of 6
 // fields and scenario_event) against engine 3's finance, writeRecordsJson for both, interleaved in each
 // repetition so both see the same machine noise; target ratio >= 0.5. Then the compile time of the

@@ -1,7 +1,7 @@
 -- A rolled key keeps working until expires_at (null unless rolled), then fails like a revoked key.
 ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;
 
--- Idempotency-Key records (DECISIONS "Idempotent retries"). The primary key is the truth that makes two
+-- Idempotency-Key records (docs/api.md#safe-retries-idempotency-key). The primary key is the truth that makes two
 -- simultaneous requests with one key, on any API process, run once: only one INSERT can win it. A row is
 -- `running` while its first request runs (held by claim_token until locked_until, so a crashed process
 -- cannot block the key for a whole day) and `completed` once that request answered 2xx; a failed first

@@ -1,4 +1,4 @@
--- Run history and replay (DECISIONS "Run history and replay"). A run is fully determined by its inputs and
+-- Run history and replay (docs/api.md#run-history-and-replay). A run is fully determined by its inputs and
 -- the engine version, so the ledger keeps the engine's service_version beside the inputs it already has:
 -- a replay years later runs that engine again. Every row before this migration was made by engine 1.0.0.
 -- A constant default is a catalog-only change in PostgreSQL 11+: no table rewrite, no long lock.

@@ -1,4 +1,4 @@
--- Third wave, the ledger's share (DECISIONS "Fair use under load", "Engine 3").
+-- The ledger's share of cancelled runs and scenarios (docs/fair-use.md#cancelled-runs, docs/scenarios.md).
 --
 -- A run whose client left is settled `cancelled`: apart from `failed` (a fault of ours) in history,
 -- metrics and the console. What a settled run counts against the quota is no longer implied by its

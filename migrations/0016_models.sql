@@ -1,4 +1,4 @@
--- Models (DECISIONS "Models"): an account's own behavioural models, each name a list of immutable,
+-- Models (docs/models.md#the-http-api): an account's own behavioural models, each name a list of immutable,
 -- content-addressed versions. A version is never updated: a new definition is a new row with the next
 -- number, and a definition equal to the latest (same digest) makes none. Deleting a name marks every one of
 -- its versions deleted instead of removing them, because a run recorded in the history names its version

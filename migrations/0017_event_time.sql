@@ -1,4 +1,4 @@
--- Fourth wave, the ledger's share of "Event time (engine 4)".
+-- The ledger's share of engine 4's event time (docs/api.md#event-time).
 --
 -- Engine 4's start_time, order and population (`{"start_time", "order", "population"}`, defaults
 -- filled, start_time canonical) as the request gave them after validation, or NULL for a run on an engine

@@ -1,4 +1,4 @@
--- Fourth wave, "Live streams" (docs/streams.md). A stream is its inputs (the envelopes are a function of
+-- Live streams (docs/streams.md). A stream is its inputs (the envelopes are a function of
 -- them, so no event is stored), its clock (created_at, speed, start_time) and its delivery state: how far
 -- its events are due (`delivered`) and, for a webhook, the last acknowledged position and batch, and the
 -- batch in flight (so a resend after a lost worker carries the same Idempotency-Key and body).

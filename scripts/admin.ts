@@ -27,7 +27,7 @@ import { connectRedisOnce } from '../shared/redis/connectRedisOnce.ts';
 import type { RedisClient } from '../shared/redis/createRedis.ts';
 import { describeRedisTarget } from '../shared/redis/RedisTarget.ts';
 
-// The operator's CLI (DECISIONS "Operator interfaces"): one JSON object on stdout per command; on error
+// The operator's CLI (docs/operations.md#admin-cli): one JSON object on stdout per command; on error
 // one line on stderr and a non-zero exit (2 for a malformed command line, 1 for anything else).
 // `help` prints the usage below.
 

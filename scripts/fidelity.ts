@@ -1,7 +1,7 @@
-// npm run fidelity [-- --engine-version V] [-- --write]: measures every preset's stylized facts (DECISIONS
-// "Fidelity") on the fixed-seed samples of an engine version (the newest by default) and prints them as a
-// table; --write stores them as the report GET /v1/presets/{preset}/fidelity serves. Exit code 1 when a
-// fact does not hold.
+// npm run fidelity [-- --engine-version V] [-- --write]: measures every preset's stylized facts
+// (docs/decisions.md#fidelity) on the fixed-seed samples of an engine version (the newest by default) and
+// prints them as a table; --write stores them as the report GET /v1/presets/{preset}/fidelity serves. Exit code
+// 1 when a fact does not hold.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PRESET_NAMES, resolveEngineVersion } from '../shared/engine/index.ts';

@@ -63,7 +63,7 @@ export interface DatasetDownload {
   readonly bytes: AsyncIterable<Uint8Array>;
 }
 
-/** The run's identity, from the `Simulation-*` headers (absent from services older than the second wave). */
+/** The run's identity, from the `Simulation-*` headers (absent from services older than the output formats). */
 export interface SimulationIdentity {
   readonly id: string | undefined;
   readonly preset: string | undefined;
@@ -244,7 +244,7 @@ export const createBssClient = (options: BssClientOptions) => {
       if (mediaTypeOf(response) !== 'application/zip') throw unexpectedResponse(response, 'application/zip');
       return { response, bytes: guardBody(response.body, url, download.signal) };
     },
-    /** The account's own models (DECISIONS "Models"; docs/models.md); run one with `simulate({ model: 'name', … })`. */
+    /** The account's own models (docs/models.md#the-http-api); run one with `simulate({ model: 'name', … })`. */
     models: {
       /** Stores a definition: 201 a new model or version, 200 (same version) when it equals the latest by value. */
       put: async (name: string, definition: ModelDefinition): Promise<Schemas['Model']> =>

@@ -1620,7 +1620,7 @@ export interface components {
                 name: string;
                 /** @description Its value at step 1. */
                 initial: number | string;
-                /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                /** @description Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence). */
                 next: number | string;
             }[];
             /** @description Per state, the probability of moving to each listed state; the remainder stays. */
@@ -1868,7 +1868,7 @@ export interface components {
                     name: string;
                     /** @description Its value at step 1. */
                     initial: number | string;
-                    /** @description Its value at each later step, from the previous values (docs/models.md#semantics). */
+                    /** @description Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence). */
                     next: number | string;
                 }[];
                 /** @description Per state, the probability of moving to each listed state; the remainder stays. */

@@ -9,8 +9,8 @@ const THREAD_ENTRY = new URL('./runSimulationTask.ts', import.meta.url).href;
  * A fixed pool of engine threads. Threads start with the pool and never idle out, so no request pays a
  * thread's start-up. A worker takes up to `runs` jobs at once and each thread runs its share of them
  * together, taking turns chunk by chunk (runSimulationTask), so a run that waits on a client that does not
- * read holds no thread, and the pool's queue stays empty. An AbortSignal passed to run() terminates a
- * thread mid-run (with every run it serves: only at a deadline), and piscina replaces it.
+ * read holds no thread, and the pool's queue stays empty. A streamed run is stopped by ABORT_RUN on its
+ * port (runSimulationTask.ts), never by terminating its thread, which serves other runs too.
  */
 export const createSimulationPool = (threads: number, runs: number = threads): SimulationPool =>
   new Piscina<SimulationTask, SimulationTaskResult>({

@@ -38,7 +38,10 @@ const scenarioJson = (scenario: Scenario | undefined, outcome: ScenarioOutcome |
   return `{${parts.join(',')}}`;
 };
 
-/** The result's `model`: the version a model run was made from, null for a preset's (DECISIONS "Models"). */
+/**
+ * The result's `model`: the version a model run was made from, null for a preset's
+ * (docs/models.md#running-a-model-post-v1simulations-with-model).
+ */
 const modelJson = ({ model }: SimulationTask): string =>
   model === undefined ? 'null' : JSON.stringify({ name: model.name, version: model.version, digest: model.digest });
 

@@ -34,8 +34,6 @@ export interface SendRunOptions {
   readonly streamed: boolean;
   readonly startedAt: number;
   readonly deadline: number;
-  /** The compute time to state instead of the thread's (a replay states its recorded run's). */
-  readonly computeMs?: number;
 }
 
 /**
@@ -120,7 +118,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
     stream.once('wantTrailers', () =>
       stream.sendTrailers({
         [HEADERS.outcome]: result.outcome,
-        [HEADERS.computeMs]: String(options.computeMs ?? result.computeMs),
+        [HEADERS.computeMs]: String(result.computeMs),
         [HEADERS.startedAt]: String(options.startedAt),
         [HEADERS.finishedAt]: String(Date.now()),
       }),

@@ -29,10 +29,10 @@ const CODER_VERSIONS: Readonly<Record<ContentCoding, string>> = {
 const PARQUET_WRITER = `hyparquet-writer ${parquetWriterVersion()}`;
 
 /**
- * The strong ETag of a run's records in one format and coding (DECISIONS "Bulk data"): the same run,
- * format and coding give the same tag, and the same tag promises the same bytes, so it is derived from
- * everything that decides them: the run (its id names its inputs), the engine version, the format, the
- * coding and the versions of the code that prints and codes them.
+ * The strong ETag of a run's records in one format and coding (docs/bulk-data.md#resumable-downloads): the same
+ * run, format and coding give the same tag, and the same tag promises the same bytes, so it is derived from
+ * everything that decides them: the run (its id names its inputs), the engine version, the format, the coding
+ * and the versions of the code that prints and codes them.
  */
 export const bodyTag = (input: {
   readonly simulationId: string;

@@ -1,4 +1,7 @@
-/** The content codings of JSON, NDJSON and CSV answers (DECISIONS "Bulk data"), in the server's order of preference. */
+/**
+ * The content codings of JSON, NDJSON and CSV answers (docs/bulk-data.md#compression), in the server's order of
+ * preference.
+ */
 const CONTENT_CODINGS = ['zstd', 'br', 'gzip'] as const;
 
 export type ContentCoding = (typeof CONTENT_CODINGS)[number] | 'identity';

@@ -34,8 +34,9 @@ const RESPONSE_BUFFER_BYTES = 64 * 1024;
 
 /**
  * A completed run's records again (GET /v1/simulations/{id}/records, GET and HEAD /v1/downloads/{token}),
- * resumable (DECISIONS "Bulk data"): one body per run, format and coding, named by a strong ETag, served
- * whole (200) or as one byte range (206, `Range`, guarded by `If-Range`), coded per Accept-Encoding.
+ * resumable (docs/bulk-data.md#resumable-downloads): one body per run, format and coding, named by a strong
+ * ETag, served whole (200) or as one byte range (206, `Range`, guarded by `If-Range`), coded per
+ * Accept-Encoding.
  *
  * The engine has no random access, so a range is cut here from the whole body as it is made: the bytes
  * before it are made and dropped, and the run is stopped once its last byte is out. The total length in

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { ModelReference } from '../../shared/jobs/RunSpecification.ts';
 
-/** The run's identity as every format's answer carries it (DECISIONS "Output formats and large runs"). */
+/** The run's identity as every format's answer carries it (docs/formats.md). */
 export const setSimulationHeaders = (
   ctx: ParameterizedContext,
   identity: {
@@ -17,7 +17,8 @@ export const setSimulationHeaders = (
   ctx.set('Vary', 'Accept, Accept-Encoding');
   ctx.set('Simulation-Id', identity.simulationId);
   ctx.set('Simulation-Preset', identity.preset);
-  // A model run names its version (DECISIONS "Models"); a preset run sends no Simulation-Model.
+  // A model run names its version (docs/models.md#running-a-model-post-v1simulations-with-model); a preset run
+  // sends no Simulation-Model.
   if (identity.model !== undefined) {
     ctx.set('Simulation-Model', `${identity.model.name}@${identity.model.version}`);
   }

@@ -17,7 +17,7 @@ import { jsonBody } from '../middleware/jsonBody.ts';
 import type { Services } from '../Services.ts';
 import { requestFingerprint } from './requestFingerprint.ts';
 
-/** 1–255 characters of visible ASCII (DECISIONS "Idempotent retries"). */
+/** 1–255 characters of visible ASCII (docs/api.md#safe-retries-idempotency-key). */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 // How long a first request may hold its key without answering before another may take it over: longer

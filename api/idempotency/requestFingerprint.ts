@@ -47,8 +47,8 @@ const canonicalJson = (root: unknown): string => {
 };
 
 /**
- * What makes a retry "the same request" (DECISIONS "Idempotent retries"): method, path, the body compared
- * by value (key order and whitespace do not matter) and Accept, which picks the answer's format. NUL
+ * What makes a retry "the same request" (docs/api.md#safe-retries-idempotency-key): method, path, the body
+ * compared by value (key order and whitespace do not matter) and Accept, which picks the answer's format. NUL
  * separators keep the parts from running into each other.
  */
 export const requestFingerprint = (input: { method: string; path: string; body: unknown; accept: string }): Buffer =>

@@ -5,7 +5,7 @@ import type { Services } from '../Services.ts';
 import { keyChangeWindowKey } from './limitKeys.ts';
 import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
-/** Creations and rolls of API keys allowed per account in any hour (DECISIONS "Key rolls"). */
+/** Creations and rolls of API keys allowed per account in any hour (docs/fair-use.md#api-keys). */
 const KEY_CHANGES_PER_HOUR = 20;
 const WINDOW_US = 3600 * 1_000_000;
 

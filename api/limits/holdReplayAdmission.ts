@@ -13,7 +13,7 @@ import { createRunLease } from '../simulations/createRunLease.ts';
 
 /**
  * The admission of a replay, the same for a history replay (GET /v1/simulations/{id}/records) and an
- * idempotent replay of POST /v1/simulations (DECISIONS "Fair use under load", "Replays are limited"): the
+ * idempotent replay of POST /v1/simulations (docs/fair-use.md#replays): the
  * rate limit (429, counted like a new run) → why the run cannot be replayed (`replay` is an error: 404,
  * 409, 410) → the account's current per-request maximum (403: a plan that shrank since the run does not
  * replay what it could not run) → a concurrency slot (429), held while `run` answers and its stream lasts.

@@ -1,4 +1,4 @@
-/** The deepest nesting of arrays and objects a request body may have (DECISIONS "Fair use under load"). */
+/** The deepest nesting of arrays and objects a request body may have (docs/fair-use.md#request-bodies). */
 export const MAX_JSON_DEPTH = 32;
 
 const QUOTE = 0x22;

@@ -7,7 +7,7 @@ import {
   modelValidationSchema,
 } from '../routes/models/schema.ts';
 
-// The operations of an account's models (DECISIONS "Models"; docs/models.md), in the shape of
+// The operations of an account's models (docs/models.md#the-http-api), in the shape of
 // operations.ts, which lists them with the rest. Kept apart: operations.ts is long enough.
 
 interface ModelResponseSpec {

@@ -1,7 +1,10 @@
 import type { RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
 
-/** `name` or `name@version` (DECISIONS "Models"): a model name, and a version from 1. */
+/**
+ * `name` or `name@version` (docs/models.md#running-a-model-post-v1simulations-with-model): a model name, and a
+ * version from 1.
+ */
 export const MODEL_REFERENCE = /^([a-z][a-z0-9_]{0,39})(?:@([1-9][0-9]{0,8}))?$/;
 
 /**

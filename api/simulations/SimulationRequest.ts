@@ -9,7 +9,10 @@ export interface SimulationRequest {
    * either way `preset.name` is what the run is called.
    */
   readonly preset: { readonly name: string };
-  /** The model version a model run is made from (DECISIONS "Models"); absent for a preset run. */
+  /**
+   * The model version a model run is made from (docs/models.md#running-a-model-post-v1simulations-with-model);
+   * absent for a preset run.
+   */
   readonly model?: ModelSpecification | undefined;
   readonly profile: string;
   readonly seed: number | undefined;

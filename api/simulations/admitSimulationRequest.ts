@@ -19,10 +19,10 @@ import { resolvePreset } from '../../shared/engine/index.ts';
 export type AdmittedState = ValidatedState & { admission: SimulationAdmission };
 
 /**
- * The admit stage of POST /v1/simulations, in the order of DECISIONS: rate limit → the validate stage's
- * refusal (400/413/415/422) → preset available (409) → per-request maximum (403) → monthly requests →
- * monthly interactions → concurrency slot, decided in one Redis round trip. The checks after the rate
- * limiter are decided here first but answered only after it has counted the request: a refused request
+ * The admit stage of POST /v1/simulations, in the order of docs/limits.md#order-of-checks: rate limit → the
+ * validate stage's refusal (400/413/415/422) → preset available (409) → per-request maximum (403) → monthly
+ * requests → monthly interactions → concurrency slot, decided in one Redis round trip. The checks after the
+ * rate limiter are decided here first but answered only after it has counted the request: a refused request
  * keeps its place in the rate window and nothing else.
  */
 export const admitSimulationRequest = (services: Services): Middleware<AdmittedState> =>

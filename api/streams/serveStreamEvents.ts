@@ -5,7 +5,7 @@ import type { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
 import type { Services } from '../Services.ts';
 import { presentStream } from './presentStream.ts';
 
-/** A comment line at least this often (DECISIONS "Live streams": at least every 15 s). */
+/** A comment line at least this often (docs/streams.md#server-sent-events: at least every 15 s). */
 const KEEP_ALIVE_MS = 15_000;
 /** Envelopes written between turns of the event loop, so one fast reader never starves the others. */
 const TURN_EVENTS = 256;

@@ -34,7 +34,7 @@ const exec = async (transaction: ReturnType<RedisClient['multi']>): Promise<unkn
 
 /**
  * Makes a change to what authentication decides exact on every API process, whatever Redis does between
- * the PostgreSQL commit and the signal after it (DECISIONS "Fair use under load", "Revocation"):
+ * the PostgreSQL commit and the signal after it (docs/fair-use.md#revocation-is-immediate-whatever-redis-does):
  *
  * 1. Before the change, its mark: the account's version is replaced (every principal cached so far is
  *    stale from here on) and the change joins the account's pending set, all in one transaction. While a

@@ -1,5 +1,5 @@
 /**
- * Whether a rolled key's grace period is over (DECISIONS "API key rotation"): from its expires_at on it
+ * Whether a rolled key's grace period is over (docs/api.md#api-keys): from its expires_at on it
  * fails like a revoked key. Pure, with times as epoch milliseconds, so a cached credential can be judged
  * locally on every request and tests can move the clock.
  */

@@ -19,12 +19,12 @@ export interface RolledApiKey extends CreatedApiKey {
  * Replaces a key with a new one of the same name; the old one works for `expiresInS` more seconds of
  * `now` (0: revoked at once, by the same query as DELETE). A roll does not count against the active-key
  * limit (it replaces a key rather than adding one), but the old key still authenticates during its grace
- * period, so a roll that would leave more than the limit plus one working keys is refused (DECISIONS
- * "Key rolls"); with `expiresInS` 0 it adds none and is never refused for that. The account row is locked
- * first, as key creation locks it, so rolls and creations of one account take turns between the count and
- * the insert; then the old key's row, so of two rolls of one key one succeeds and the other finds it
- * rolled. Throws `api_key_not_found` (unknown or another account's) or `api_key_not_rollable` (revoked,
- * rolled, or one working key too many).
+ * period, so a roll that would leave more than the limit plus one working keys is refused
+ * (docs/fair-use.md#api-keys); with `expiresInS` 0 it adds none and is never refused for that. The account row
+ * is locked first, as key creation locks it, so rolls and creations of one account take turns between the count
+ * and the insert; then the old key's row, so of two rolls of one key one succeeds and the other finds it
+ * rolled. Throws `api_key_not_found` (unknown or another account's) or `api_key_not_rollable` (revoked, rolled,
+ * or one working key too many).
  */
 export const rollApiKey = async (
   pool: DatabasePool,

@@ -5,7 +5,7 @@ import type { RunInput, RunOrder } from './presetTypes.ts';
 import { isoTimestamp } from './writeTimestamp.ts';
 
 /**
- * Engine 4's run inputs with the wire's names (DECISIONS "Event time"), defaults filled: what the result
+ * Engine 4's run inputs with the wire's names (docs/api.md#event-time), defaults filled: what the result
  * and history Runs echo, and what travels in the job, the ledger (`simulations.timing`) and the
  * idempotency record, so no layer renames them. Absent for a run on an engine before 4.
  */

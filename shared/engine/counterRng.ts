@@ -2,7 +2,7 @@
 // (run key, sequence, step, slot), with nothing carried from one draw to the next. So a subject's step
 // draws the same numbers whatever happened before it, in its own sequence or any other, and whichever of
 // its draws a branch uses: an event changes what it targets and nothing else, and a targeted sequence
-// realigns with its counterfactual once the event ends (DECISIONS "Engine 3", matched counterfactuals).
+// realigns with its counterfactual once the event ends (docs/scenarios.md#the-counterfactual-guarantee).
 // Only 32-bit integer arithmetic (Math.imul, shifts, xor) and Math.log/sqrt, so every V8 process and
 // thread produces the same bits.
 

@@ -39,14 +39,15 @@ export function createSimulation(input: RunInput): Simulation {
     checkScenario(scenario, model.scenarioEvents.map((e) => e.type), model.episodeLength, model.timed === true);
   }
   const timing = timingOf(input, model.timed === true, serviceVersion);
-  // A model's randomness is addressed by its digest, as a preset's by its name (DECISIONS "Models").
+  // A model's randomness is addressed by its digest, as a preset's by its name
+  // (docs/models.md#semantics-of-one-sequence).
   const key = runKey(input);
   const rng = new Rng(key);
   const run = timing === undefined ? { key, scenario } : { key, scenario, timing };
   return { serviceVersion, model, simulator: model.createSimulator(profile, rng, run), count: numInteractions };
 }
 
-/** The limits of `population` (DECISIONS "Event time"). */
+/** The limits of `population` (docs/api.md#running-a-simulation). */
 export const POPULATION_LIMITS = { min: 1, max: 10_000 } as const;
 
 /** Engine 4's clock inputs, defaulted; a RangeError when given to an earlier engine or out of bounds. */

@@ -10,7 +10,7 @@ const EVENT_TIME_MAJOR = 4;
 // A compiled model's engine-4 form, made once per compiled model (record layouts are cached by model object).
 const TIMED_MODELS = new WeakMap<EngineModel, EngineModel>();
 
-/** The engine major from which account models run (DECISIONS "Models": engine 3.0.0 and later). */
+/** The engine major from which account models run (docs/models.md#running-a-model: engine 3.0.0 and later). */
 export const MODEL_ENGINE_MAJOR = SCENARIO_ENGINE_MAJOR;
 
 /**

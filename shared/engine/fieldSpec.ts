@@ -42,7 +42,7 @@ export function commonFields(states: readonly string[]): FieldSpec[] {
 
 /**
  * Engine 3's last field: the type of the scenario event active at the record (an index of `types`), or
- * -1 (null) outside every event's window (DECISIONS "Engine 3").
+ * -1 (null) outside every event's window (docs/scenarios.md#the-label-scenario_event).
  */
 export function scenarioEventField(types: readonly string[]): FieldSpec {
   return {
@@ -55,7 +55,7 @@ export function scenarioEventField(types: readonly string[]): FieldSpec {
   };
 }
 
-/** Engine 4's field after interaction_id: the instant the interaction happened (DECISIONS "Event time"). */
+/** Engine 4's field after interaction_id: the instant the interaction happened (docs/api.md#event-time). */
 export function eventTimeField(): FieldSpec {
   return {
     name: 'event_time',

@@ -1,4 +1,4 @@
-/** The response formats of POST /v1/simulations (DECISIONS "Output formats and large runs"). */
+/** The response formats of POST /v1/simulations (docs/formats.md, docs/bulk-data.md#parquet). */
 export const OUTPUT_FORMATS = ['json', 'ndjson', 'csv', 'parquet'] as const;
 
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -23,7 +23,7 @@ export type PresetModels = Readonly<Record<PresetName, PresetModel>>;
 /**
  * Every engine version the service ships, newest first, with each preset's model. A version's models
  * never change once released (test/engine/goldenDigests.test.ts): a change of output is a new version,
- * and the old one stays here so that a seed stays valid forever (DECISIONS "Engine versions").
+ * and the old one stays here so that a seed stays valid forever (docs/api.md#engine-versions).
  */
 export const ENGINE_MODELS: readonly { readonly version: string; readonly models: PresetModels }[] = [
   // Engine 4: engine 3's records with event_time, each preset's clock (eventTime/), time-ordered runs.
@@ -38,7 +38,7 @@ export const ENGINE_MODELS: readonly { readonly version: string; readonly models
   },
   // Engine 3: randomness keyed by subject and step, scenario events, the scenario_event field.
   { version: '3.0.0', models: { education: education3, finance: finance3, healthcare: healthcare3, mobile_app: mobileApp3 } },
-  // Engine 1's education model already holds every education fact of DECISIONS "Fidelity": engine 2
+  // Engine 1's education model already holds every education fact of docs/decisions.md#fidelity: engine 2
   // serves the same model, so both engines print the same education records.
   { version: '2.0.0', models: { education, finance: finance2, healthcare: healthcare2, mobile_app: mobileApp2 } },
   { version: '1.0.0', models: { education, finance, healthcare, mobile_app: mobileApp } },

@@ -26,7 +26,7 @@ export interface PresetDefinition {
   state_transitions: Readonly<Record<string, readonly string[]>>;
   /** The engine versions (exact service_version) that can serve this preset, newest first. */
   engine_versions: readonly string[];
-  /** The scenario events the newest engine plays for this preset (DECISIONS "Engine 3"). */
+  /** The scenario events the newest engine plays for this preset (docs/scenarios.md#what-an-event-does). */
   scenario_events: readonly ScenarioEventType[];
   /** Each engine version's record field names, in emission order. */
   record_fields_by_engine: Readonly<Record<string, readonly string[]>>;
@@ -61,7 +61,7 @@ export interface SimulationInput extends CommonRunInput {
   model?: undefined;
 }
 
-/** A run of an account's compiled model (DECISIONS "Models"): engine 3 and later. */
+/** A run of an account's compiled model (docs/models.md#running-a-model): engine 3 and later. */
 export interface ModelSimulationInput extends CommonRunInput {
   model: CompiledModel;
   preset?: undefined;

@@ -2,7 +2,7 @@ import { parseTimestamp } from './parseTimestamp.ts';
 import type { PresetName } from './presetName.ts';
 
 /**
- * One event of an engine-3 scenario, with the wire's names (DECISIONS "Engine 3"): the request's
+ * One event of an engine-3 scenario, with the wire's names (docs/scenarios.md#a-scenario): the request's
  * `scenario.events[i]` after validation, with `intensity` defaulted to 1. The same object travels in the
  * job, the ledger (`simulations.scenario`) and the result's echo, so no layer renames it.
  */
@@ -15,7 +15,7 @@ export interface ScenarioEvent {
   readonly at_step?: number | undefined;
   /**
    * Engine 4 on: ISO 8601 UTC instant (canonical); the event starts at the first record of each targeted
-   * sequence at or after it (DECISIONS "Event time").
+   * sequence at or after it (docs/api.md#event-time).
    */
   readonly at_time?: string | undefined;
   /** Steps the event lasts, 1..1000. */
@@ -25,7 +25,7 @@ export interface ScenarioEvent {
 }
 
 /**
- * Events the engine places itself, from the seed (DECISIONS fourth wave, "Benchmark datasets"): per
+ * Events the engine places itself, from the seed (docs/scenarios.md#random-events-at-a-chosen-rate): per
  * sequence, `per_sequence` events in expectation, each of a type, duration and intensity drawn within the
  * given ranges, never overlapping and never closer than `min_gap` steps to another event or to the
  * sequence's first step. Where they fall is placeRandomEvents.ts; docs/scenarios.md explains it.

@@ -73,7 +73,7 @@ const randomEventsSchema = z
   .describe('Events the engine places from the seed, at a chosen rate; see docs/scenarios.md.');
 
 /**
- * An engine-3 scenario on the wire (DECISIONS "Engine 3"): the request's `scenario`, the result's and
+ * An engine-3 scenario on the wire (docs/api.md#scenarios): the request's `scenario`, the result's and
  * history Run's echo, the idempotency record, the ledger's `simulations.scenario` and the job's. Which
  * types a preset knows and which engines take a scenario are the request's checks (they need the preset
  * and the engine); this is the shape and the bounds, with `intensity` defaulted.

@@ -4,7 +4,7 @@ import type { FieldSpec } from './fieldSpec.ts';
 import type { Rng } from './rng.ts';
 import type { Scenario, ScenarioEventType, ScenarioOutcome } from './scenario.ts';
 
-/** Engine 4's clock inputs (DECISIONS "Event time"). */
+/** Engine 4's clock inputs (docs/api.md#event-time). */
 export interface RunTiming {
   /** start_time in milliseconds since the epoch: no record is earlier. */
   readonly startTime: number;
@@ -47,8 +47,8 @@ export interface SubjectSimulator extends Simulator {
   /** Where at_time event k starts in the sequence about to run (ScenarioSchedule.setStart). */
   setEventStart(k: number, step: number): void;
   /**
-   * An account model's clock (DECISIONS "Models", `clock`): the seconds before the record just written,
-   * its start_offset_seconds on a sequence's first record, its step_seconds after. Presets have none.
+   * An account model's clock (docs/models.md#running-a-model, `clock`): the seconds before the record just
+   * written, its start_offset_seconds on a sequence's first record, its step_seconds after. Presets have none.
    */
   clockSeconds?(): number;
 }

@@ -1,6 +1,6 @@
 import { AppError } from './AppError.ts';
 
-// One constructor per documented code (DECISIONS "Errors"), so a code is spelled in exactly one place.
+// One constructor per documented code (docs/errors.md#every-code), so a code is spelled in exactly one place.
 
 export interface ValidationIssue {
   readonly path: string;
@@ -9,7 +9,7 @@ export interface ValidationIssue {
 
 const retryHeaders = (seconds: number): Record<string, string> => ({ 'Retry-After': String(seconds) });
 
-/** DECISIONS: "body over 16 KiB"; for a compressed body, its size once inflated. */
+/** Bodies over 16 KiB are refused (docs/errors.md#request-bodies); a compressed one's size once inflated. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 export const invalidJson = (): AppError => new AppError(400, 'invalid_json', 'The request body is not valid JSON.');
@@ -91,7 +91,10 @@ export const apiKeyLimitReached = (limit: number): AppError =>
     details: { limit },
   });
 
-/** DECISIONS "Models": a definition is at most 64 KiB, the body limit of PUT /v1/models/{name} and of validate. */
+/**
+ * docs/models.md#the-definition: a definition is at most 64 KiB, the body limit of PUT /v1/models/{name} and of
+ * validate.
+ */
 export const MODEL_BODY_LIMIT_BYTES = 64 * 1024;
 
 export const modelLimitReached = (limit: number): AppError =>

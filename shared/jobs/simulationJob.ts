@@ -64,7 +64,7 @@ export const simulationJobDataSchema = z.object({
     .positive()
     .refine((deadline) => deadline <= Date.now() + MAX_SIMULATION_TIMEOUT_MS + DEADLINE_CLOCK_SKEW_MS, 'deadline too far ahead')
     .refine((deadline) => deadline >= Date.now() - DEADLINE_MAX_AGE_MS, 'deadline absurdly old'),
-  /** The reply stream of the one API process waiting for this result (shared/jobs/replyKeys.ts). */
+  /** The data plane address of the one API process waiting for this result (shared/jobs/dataPlaneProtocol.ts). */
   replyTo: z.string().min(1).max(200),
   /** The response format; a job from before formats existed is JSON. */
   format: z.enum(OUTPUT_FORMATS).default('json'),

@@ -39,7 +39,7 @@ export interface ModelProgram {
   /** The string id of '' (`event` outside every event). */
   readonly emptyStringId: number;
   readonly events: readonly ScenarioEventType[];
-  /** Unused by engine 3: a later engine's clock reads these (DECISIONS "Event time"). */
+  /** Unused by engine 3: a later engine's clock reads these (docs/models.md#running-a-model). */
   readonly clock: { readonly stepSeconds: NumberCode; readonly startOffsetSeconds: NumberCode } | undefined;
 }
 
@@ -62,7 +62,7 @@ function toNumber(x: number, decimals: number): number {
 }
 
 /**
- * One run of a compiled model (DECISIONS "Models", "Semantics of one sequence"; docs/models.md): every
+ * One run of a compiled model (docs/models.md#semantics-of-one-sequence): every
  * draw addressed by (run, sequence, step, slot) through engine 3's CounterRng, so matched counterfactuals
  * and the prefix rule hold as for presets. Slot 0 of a step is its state draw; call sites own the rest.
  */
@@ -85,7 +85,7 @@ export class ModelSimulator extends ScenarioSimulator<Float64Array> implements S
   }
 
   /**
-   * Engine 4: the seconds the model's clock puts before the record just written (DECISIONS "Event time"):
+   * Engine 4: the seconds the model's clock puts before the record just written (docs/models.md#running-a-model):
    * `start_offset_seconds` on a sequence's first record, `step_seconds` after (defaults 0 and 1),
    * evaluated on the record's frame like a field (modelClock.ts in shared/engine/eventTime).
    */

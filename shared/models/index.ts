@@ -1,4 +1,4 @@
-// The model language's public surface (DECISIONS "Models"; docs/models.md): parse, check, compile, then run
+// The model language's public surface (docs/models.md#the-language): parse, check, compile, then run
 // (STYLE §17). The resource half (routes, storage, jobs, clients) uses only what is exported here.
 export type {
   CompiledModel,

@@ -1,4 +1,4 @@
-/** The functions an expression may call (DECISIONS "Models"; docs/models.md, "Functions"). */
+/** The functions an expression may call (docs/models.md#functions). */
 export interface ModelFunction {
   readonly minArgs: number;
   /** Infinity: any number from minArgs. */

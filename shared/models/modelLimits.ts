@@ -1,4 +1,4 @@
-/** The bounds of a definition (DECISIONS "Models"). */
+/** The bounds of a definition (docs/models.md#the-definition). */
 export const MODEL_LIMITS = {
   maxDefinitionBytes: 64 * 1024,
   maxDescription: 500,

@@ -33,7 +33,7 @@ export interface ModelClock {
   readonly start_offset_seconds: ExpressionSource;
 }
 
-/** The JSON definition of DECISIONS "Models" (the body of PUT /v1/models/{name}), after checking. */
+/** The JSON definition of docs/models.md#the-definition (the body of PUT /v1/models/{name}), after checking. */
 export interface ModelDefinition {
   readonly description: string;
   readonly states: readonly string[];

@@ -7,16 +7,16 @@ const SUMMARY_RECORDS = 10_000;
 const SEED = 1;
 
 /**
- * POST /v1/models/validate's `sample` (DECISIONS "Models"): the first 20 records of seed 1 with the
- * default profile, and over 10,000 records the share of records per state and per field its mean, min,
- * max and count of nulls (string fields: nulls only, mean/min/max null). The summary reads the
- * simulator's slots, so it costs no record objects.
+ * POST /v1/models/validate's `sample` (docs/models.md#checking-without-storing-post-v1modelsvalidate): the
+ * first 20 records of seed 1 with the default profile, and over 10,000 records the share of records per state
+ * and per field its mean, min, max and count of nulls (string fields: nulls only, mean/min/max null). The
+ * summary reads the simulator's slots, so it costs no record objects.
  */
 export function sampleModel(model: CompiledModel): ModelSample {
   const profile = model.engine.defaultProfile;
   const records = generateRecords({ model, profile, seed: SEED, numInteractions: SAMPLE_RECORDS });
   // The summary reads engine 3's slots (state in slot 2, the fields after it): engine 4's records are the
-  // same but for event_time in slot 2 (DECISIONS "Event time"), so the summary runs engine 3.
+  // same but for event_time in slot 2 (docs/api.md#event-time), so the summary runs engine 3.
   const { simulator } = createSimulation({ model, profile, seed: SEED, numInteractions: SUMMARY_RECORDS, serviceVersion: '3.0.0' });
   const fields = model.engine.fields;
   const states = model.engine.states;

@@ -9,11 +9,12 @@ import type { FieldSpec } from '../engine/fieldSpec.ts';
 export type ParquetField = FieldSpec & { readonly nullable?: boolean };
 
 /**
- * The file's schema: one column per record field, in the catalog's order (DECISIONS "Bulk data"). Integer
- * fields are INT64, decimal fields DOUBLE (the JSON number's value), enum fields UTF-8 byte arrays, engine 4's event_time an INT64 TIMESTAMP(MILLIS, UTC) (the instant JSON
- * and CSV print as ISO 8601 text; 8 bytes a record where the text took 24; docs/formats.md). A
- * nullable field is OPTIONAL (its nulls live in definition levels), every other field REQUIRED, so
- * readers type the columns as non-null where the records can have no null.
+ * The file's schema: one column per record field, in the catalog's order
+ * (docs/bulk-data.md#what-the-file-holds). Integer fields are INT64, decimal fields DOUBLE (the JSON number's
+ * value), enum fields UTF-8 byte arrays, engine 4's event_time an INT64 TIMESTAMP(MILLIS, UTC) (the instant
+ * JSON and CSV print as ISO 8601 text; 8 bytes a record where the text took 24; docs/formats.md). A nullable
+ * field is OPTIONAL (its nulls live in definition levels), every other field REQUIRED, so readers type the
+ * columns as non-null where the records can have no null.
  */
 export const parquetSchema = (fields: readonly ParquetField[]): SchemaElement[] => [
   { name: 'schema', num_children: fields.length },

@@ -1,4 +1,4 @@
-/** Rows in every row group but the first: the contract's most (DECISIONS "Bulk data"). */
+/** Rows in every row group but the first: the most docs/bulk-data.md#what-the-file-holds allows. */
 export const ROW_GROUP_ROWS = 65_536;
 
 /**

@@ -22,8 +22,6 @@ export interface CreateRedisOptions {
    * an outage answers 503 at once instead of queueing commands until the deadline.
    */
   readonly blocking?: boolean;
-  /** On a cluster: the connection subscribes to sharded channels (worker/createRunControl.ts). */
-  readonly shardedSubscriber?: boolean;
   /** Where connection errors go (rate-limited), so an outage shows in the logs and not only in /ready. */
   readonly logger: Logger;
 }
@@ -61,8 +59,6 @@ const createCluster = (nodes: readonly RedisNode[], options: CreateRedisOptions)
     clusterRetryStrategy: retryStrategy,
     enableOfflineQueue: options.blocking === true,
     enableReadyCheck: true,
-    // One subscriber connection per master, following the slots when they move (SSUBSCRIBE).
-    shardedSubscribers: options.shardedSubscriber === true,
     redisOptions: options.blocking
       ? { connectionName: `bss:${options.role}`, maxRetriesPerRequest: null }
       : { connectionName: `bss:${options.role}`, maxRetriesPerRequest: 1, connectTimeout: 1000 },

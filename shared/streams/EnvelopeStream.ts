@@ -42,7 +42,7 @@ const SLOT_DUPLICATE = 2;
 const SLOT_COPY_DELAY = 3;
 
 /**
- * A stream's envelopes in delivery order (DECISIONS "Live streams", docs/streams.md): the engine's records
+ * A stream's envelopes in delivery order (docs/streams.md#disorder): the engine's records
  * in event_time order (engine 4, order "time"), each given a delay (0, or for `late_share` of them up to
  * `max_delay_s`) and, for `duplicate_share`, a second delivery later still, all drawn from the seed by
  * interaction_id. A record is released once no record still to come can be delivered before it: records

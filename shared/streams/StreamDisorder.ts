@@ -1,5 +1,5 @@
 /**
- * A stream's known disorder (DECISIONS "Live streams"): the share of records delivered late (by up to
+ * A stream's known disorder (docs/streams.md#disorder): the share of records delivered late (by up to
  * `max_delay_s`) and the share delivered twice. Drawn from the seed, so every envelope's lateness and
  * duplication is ground truth (docs/streams.md).
  */

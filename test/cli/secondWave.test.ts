@@ -9,8 +9,9 @@ import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { runCli } from './spawnCli.ts';
 
-// The CLI and SDK against the second wave's endpoints (DECISIONS "Output formats", "Idempotent
-// retries", "API key rotation", "Run history", "Engine versions"), written against DECISIONS.
+// The CLI and SDK against the endpoints of output formats (docs/formats.md), idempotent retries
+// (docs/api.md#safe-retries-idempotency-key), key rolls (docs/api.md#api-keys), run history
+// (docs/api.md#run-history-and-replay) and engine versions (docs/api.md#engine-versions).
 
 let app: TestApp;
 useFileStack(test, (started) => {

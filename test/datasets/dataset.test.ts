@@ -11,7 +11,7 @@ import { postSimulation } from '../simulations/postSimulation.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { readArchive } from './readArchive.ts';
 
-// GET /v1/simulations/{id}/dataset (DECISIONS fourth wave, "Benchmark datasets"): the archive read back
+// GET /v1/simulations/{id}/dataset (docs/datasets.md#2-the-archive): the archive read back
 // with the system's unzip, every label checked against the run's own records, the train files against
 // the run without the scenario; the refusals; the replay's slot and rate.
 let app: TestApp;

@@ -3,7 +3,7 @@ import { ENGINE_VERSION, PRESET_NAMES, PRESETS, resolveEngineVersion, resolvePre
 import { ENGINE_MODELS } from '../../shared/engine/presetModels.ts';
 import type { RecordField } from '../../shared/engine/index.ts';
 
-// The specification's Preset table and DECISIONS "Records" catalog, verbatim.
+// The interface's Preset table and the catalog of docs/decisions.md#records, verbatim.
 const SPEC = [
   {
     name: 'education',
@@ -159,7 +159,7 @@ test('every preset is available, described, and only mobile_app has an alias', (
   }
 });
 
-test('record_fields list sequence_id, interaction_id, event_time, state, then the preset fields in DECISIONS order', (t) => {
+test('record_fields list sequence_id, interaction_id, event_time, state, then the preset fields in the documented order', (t) => {
   for (const spec of SPEC) {
     const preset = PRESETS.find((p) => p.name === spec.name)!;
     const names = preset.record_fields.map((f) => f.name);

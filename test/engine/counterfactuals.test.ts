@@ -4,7 +4,7 @@ import type { PresetDefinition, SimulationInput, SimulationRecord } from '../../
 import type { Scenario, ScenarioEvent } from '../../shared/engine/scenario.ts';
 import { sequencesOf } from './helpers/sampleRecords.ts';
 
-// DECISIONS "Engine 3", matched counterfactuals, as properties over many random cases: presets, profiles,
+// docs/scenarios.md#the-counterfactual-guarantee, as properties over many random cases: presets, profiles,
 // seeds, sizes and scenarios drawn from a fixed-seed generator (so a failure names a case that replays).
 
 /** mulberry32: the cases' own generator, fixed seed, so every run checks the same cases. */

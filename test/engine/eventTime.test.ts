@@ -6,7 +6,7 @@ import { parseTimestamp } from '../../shared/engine/parseTimestamp.ts';
 import { isoTimestamp, writeTimestamp } from '../../shared/engine/writeTimestamp.ts';
 import { compiled, definition } from '../models/helpers/modelFixtures.ts';
 
-// Engine 4 (DECISIONS "Event time") at the engine: its other fields are engine 3's, its instants print as
+// Engine 4 (docs/api.md#event-time) at the engine: its other fields are engine 3's, its instants print as
 // ECMAScript's toISOString, and time order is a merge of the same sequences, prefix-stable.
 const PRESETS: [PresetName, string][] = [
   ['finance', 'growth_investor'],

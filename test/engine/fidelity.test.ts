@@ -4,7 +4,7 @@ import { FIDELITY_INTERACTIONS, measureFidelity } from '../../shared/engine/fide
 import { publishedFidelity } from '../../shared/engine/fidelity/publishedFidelity.ts';
 import { ENGINE_MODELS } from '../../shared/engine/presetModels.ts';
 
-// Every stylized fact of DECISIONS "Fidelity", for every profile, measured afresh on the fixed seeds of the
+// Every stylized fact of docs/decisions.md#fidelity, for every profile, measured afresh on the fixed seeds of the
 // newest engine: a fact that does not hold fails the build. ~4 s of generation for all presets.
 const fresh = PRESET_NAMES.map((preset) => measureFidelity(preset, ENGINE_VERSION));
 

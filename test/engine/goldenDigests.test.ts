@@ -8,7 +8,7 @@ import type { Scenario } from '../../shared/engine/scenario.ts';
 // these bytes never change within a service_version: any change to the engine's output (models, RNG,
 // seeding, number formatting) must be a new engine version beside the old ones (shared/engine/presetModels.ts)
 // with its digests recorded here. Never edit the digests of a released version: every version the service
-// ships stays selectable with engine_version, byte-identical forever (DECISIONS "Engine versions").
+// ships stays selectable with engine_version, byte-identical forever (docs/api.md#engine-versions).
 const GOLDEN: Record<string, [PresetName, string, number, number, string][]> = {
   '4.0.0': [
     ['education', 'average', 42, 1000, 'b56add5aecabdf87e65580cc50a2e77a97fc1683fe0fcdd8c7093119591a92fd'],

@@ -6,7 +6,7 @@ import { scenarioOutcomeOf } from '../../shared/engine/scenarioOutcomeOf.ts';
 import { ScenarioTracker } from '../../shared/engine/ScenarioTracker.ts';
 import { sequencesOf } from './helpers/sampleRecords.ts';
 
-// Random scenario events (DECISIONS fourth wave, "Benchmark datasets"): placed from the seed at the rate
+// Random scenario events (docs/scenarios.md#random-events-at-a-chosen-rate): placed from the seed at the rate
 // asked, within their ranges, never overlapping nor closer than min_gap to another or to a sequence's
 // start; `placed` reports exactly what labelled records; reproducible, prefix-stable, and the run without
 // the scenario is the counterfactual.

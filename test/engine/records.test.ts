@@ -11,7 +11,8 @@ const TERMINAL: Record<string, string | undefined> = {
   mobile_app: 'Churned',
 };
 
-// Decimals per number field, from DECISIONS "Records" (session_duration_s: 1 decimal by engine choice).
+// Decimals per number field, from each preset page's Records (docs/decisions.md#records; session_duration_s: 1
+// decimal by engine choice).
 const DECIMALS: Record<string, number> = {
   portfolio_value: 2,
   daily_return: 6,

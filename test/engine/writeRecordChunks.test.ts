@@ -36,7 +36,7 @@ const shapes = (count: number): { seed: number; n: number; chunkBytes: number }[
   return Array.from({ length: count }, () => ({ seed: next(), n: 1 + (next() % 3000), chunkBytes: 2_048 + (next() % 60_000) }));
 };
 
-// Every engine the service ships: the writers print each engine's records (DECISIONS "Engine versions").
+// Every engine the service ships: the writers print each engine's records (docs/api.md#engine-versions).
 const ENGINE_VERSIONS = ['1.0.0', '2.0.0', '3.0.0'] as const;
 
 // Engine 3 runs with a scenario on every sequence, so scenario_event holds both values and nulls.

@@ -45,7 +45,7 @@ test('a run made with an API key is listed newest first and found by id, with it
   t.deepEqual(Object.keys(one.body).sort(), [
     'compute_ms', 'created_at', 'credential', 'finished_at', 'model', 'num_interactions', 'order', 'population', 'preset', 'profile', 'scenario', 'seed', 'service_version', 'simulation_id', 'start_time', 'status',
   ]);
-  // A preset run names no model (DECISIONS "Models").
+  // A preset run names no model (docs/api.md#run-history-and-replay).
   t.is(one.body.model, null);
   t.like(one.body, {
     simulation_id: first.body.simulation_id,

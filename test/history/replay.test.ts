@@ -32,7 +32,7 @@ test.after.always(async () => {
 /**
  * The formats a replay must reproduce, each with the part of the body that must be byte-identical to the
  * first answer. JSON: everything but metadata.compute_ms, which is a measurement. Output formats that
- * carry only records (DECISIONS "Output formats") compare the whole body: add them here as
+ * carry only records (docs/formats.md) compare the whole body: add them here as
  * `{ accept: 'application/x-ndjson', fixed: (text) => text }` and `{ accept: 'text/csv', fixed: (text) => text }`.
  */
 const FORMATS: readonly { readonly accept: string; readonly fixed: (text: string) => string }[] = [

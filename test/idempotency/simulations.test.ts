@@ -70,7 +70,7 @@ test('a retry with the same key and the same body by value answers the first res
   t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
 });
 
-// The rule of the third wave (DECISIONS "Fair use under load", "Replays are limited"): a replay costs a
+// The rule of docs/fair-use.md#replays: a replay costs a
 // rate entry and a slot while it streams, as a new run does, and no monthly quota.
 test('a replay counts in the rate window and takes a concurrency slot, but costs no monthly quota', async (t) => {
   const caller = await buildCaller(app.services.pool, { requests_per_minute: 3, monthly_requests: 1, max_concurrent_simulations: 1 });

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { callApi } from './callApi.ts';
 
-// DECISIONS "Fair use under load", "Key rolls": at most the plan's active-key limit plus one keys
+// docs/fair-use.md#api-keys: at most the plan's active-key limit plus one keys
 // authenticate (keys in a roll's grace period count), a roll beyond that is 409 api_key_not_rollable, and
 // creating and rolling keys is limited to 20 per account per hour (429 rate_limit_exceeded). Two API
 // processes on one database and one Redis prefix, as production runs several.

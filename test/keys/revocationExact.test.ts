@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.t
 import { postSimulation } from '../simulations/postSimulation.ts';
 import { callApi } from './callApi.ts';
 
-// DECISIONS "Fair use under load", "Revocation": a key revoked (or rolled to expiry, or an account
+// docs/fair-use.md#revocation-is-immediate-whatever-redis-does: a key revoked (or rolled to expiry, or an account
 // deactivated) never authenticates again once its request answered, on any API process, whatever Redis
 // did between the PostgreSQL commit and the signal after it. Two API processes on one database and one
 // Redis of this test's own: `cached` holds the key in its principal cache (POST /v1/simulations answers a

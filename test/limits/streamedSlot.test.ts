@@ -214,7 +214,7 @@ test.serial('a streamed POST its client abandons mid-stream frees its slot, is s
   t.deepEqual(await usageOf(caller.key), { requests: 3, interactions: 20 + charged });
 });
 
-// The third wave's rule (DECISIONS "Fair use under load", "Replays are limited"): an idempotent replay
+// The rule of docs/fair-use.md#replays: an idempotent replay
 // takes a concurrency slot while it streams, as the first request did, and frees it once read to the end.
 test.serial('a streamed POST with an Idempotency-Key holds its slot; its idempotent replay holds one too while it streams', async (t) => {
   const caller = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });

@@ -3,7 +3,7 @@ import { checkModelDefinition } from '../../shared/models/index.ts';
 import type { ModelIssue } from '../../shared/models/index.ts';
 import { definition } from './helpers/modelFixtures.ts';
 
-// DECISIONS "Models", "Validation is the product": every problem at once, each with its JSON path and,
+// docs/models.md#checking: every problem at once, each with its JSON path and,
 // in an expression, the character it starts at; messages a person can act on.
 
 function issuesOf(input: unknown): readonly ModelIssue[] {

@@ -7,7 +7,7 @@ import type { ModelDefinition } from '../../shared/models/index.ts';
 import type { ModelSimulator } from '../../shared/models/ModelSimulator.ts';
 import { definition } from './helpers/modelFixtures.ts';
 
-// DECISIONS "Models", "Speed and safety": nothing in a definition runs code or reaches a global, a
+// docs/models.md#implementation-notes: nothing in a definition runs code or reaches a global, a
 // prototype or the process, and no definition makes a run slower than its linear cost (records x
 // expression nodes). Costs are counted (expression nodes evaluated), never timed.
 

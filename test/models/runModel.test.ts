@@ -9,8 +9,8 @@ import type { ModelDefinition } from '../../shared/models/index.ts';
 import { readParquet } from '../parquet/readParquet.ts';
 import { compiled, definition, run, sequences } from './helpers/modelFixtures.ts';
 
-// A compiled model runs wherever a preset runs (DECISIONS "Models"): the same records from every writer,
-// reproducible, prefix-stable, with engine 3's matched counterfactuals.
+// A compiled model runs wherever a preset runs (docs/models.md#running-a-model): the same records from every
+// writer, reproducible, prefix-stable, with engine 3's matched counterfactuals.
 
 const SUBSCRIPTION = definition({
   description: 'a subscription, its revenue and a label with characters that need escaping',

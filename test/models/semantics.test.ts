@@ -2,7 +2,7 @@ import { generateRecords } from '../../shared/engine/generateRecords.ts';
 import test from 'ava';
 import { compiled, definition, run, sequences, share } from './helpers/modelFixtures.ts';
 
-// DECISIONS "Models", "Semantics of one sequence": one test per rule, each built so that another reading
+// docs/models.md#semantics-of-one-sequence: one test per rule, each built so that another reading
 // of the rule gives a different answer. Shares are measured over many sequences with tolerances far
 // wider than their sampling error (a few thousandths) and far narrower than the gap to the other reading.
 

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { getWithKey, insertLedgerRow } from '../history/historyFixtures.ts';
 import { sampleValue, scrape } from './scrape.ts';
 
-// DECISIONS "Fair use under load": a run whose client left is settled `cancelled`, a status of its own,
+// docs/fair-use.md#cancelled-runs: a run whose client left is settled `cancelled`, a status of its own,
 // accepted by the history `status` filter and shown apart from `failed` in history and metrics.
 const DASHBOARD = new URL('../../deploy/grafana/bss-overview.json', import.meta.url);
 let app: TestApp;

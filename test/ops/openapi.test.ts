@@ -54,7 +54,8 @@ test('the served document is the one built from the route schemas', (t) => {
   t.is(document.components.securitySchemes.apiKey.scheme, 'bearer');
   // One source: the request schema the route validates with, as JSON Schema.
   const request = document.components.schemas.SimulationRequest;
-  // `preset` or `model`, exactly one (DECISIONS "Models"): neither is required on its own.
+  // `preset` or `model`, exactly one (docs/models.md#running-a-model-post-v1simulations-with-model): neither is
+  // required on its own.
   t.deepEqual(request.required, ['num_interactions']);
   t.false(request.additionalProperties);
   t.is(request.properties.seed.maximum, 4_294_967_295);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { buildOpenApiDocument } from '../../api/openapi/buildOpenApiDocument.ts';
 import { LINTED_PUBLIC_URL, lintOpenApiDocument, unacceptedProblems } from '../../scripts/lintOpenApiDocument.ts';
 
-// DECISIONS, fourth-wave corrections, "The OpenAPI document": Redocly's `recommended` ruleset and
+// docs/decisions.md#the-api-description: Redocly's `recommended` ruleset and
 // Spectral's `spectral:oas` report no error, and no warning but those the document keeps on purpose.
 const document = buildOpenApiDocument({ publicUrl: LINTED_PUBLIC_URL }) as Record<string, any>;
 

@@ -155,8 +155,9 @@ test.serial('a worker killed mid-job (SIGKILL) loses no job: another worker reta
   workers.push(await spawnWorkerProcess({ redisPrefix, threads: 1 }));
 
   // A run whose first bytes had left before the kill cannot be answered whole by another worker: its
-  // answer is cut (DECISIONS "Output formats": never a body that looks whole) and the run is settled failed.
-  // Every other run is retaken and answered 200. Which runs had sent bytes depends on the machine's pace.
+  // answer is cut (docs/formats.md#large-runs-are-streamed: never a body that looks whole) and the run is
+  // settled failed. Every other run is retaken and answered 200. Which runs had sent bytes depends on the
+  // machine's pace.
   const outcomes = await inFlight;
   const answered = new Map<number, string>();
   for (const [index, outcome] of outcomes.entries()) {

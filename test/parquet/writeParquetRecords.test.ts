@@ -170,7 +170,7 @@ test("the file names what made its records in its key-value metadata, and nothin
   t.is(body.metadata.created_by, 'behavioral-simulation-service');
 });
 
-// DECISIONS, fourth-wave corrections, "Parquet for every reader": fastparquet reads DELTA_BINARY_PACKED
+// docs/bulk-data.md#what-the-file-holds, a file for every reader: fastparquet reads DELTA_BINARY_PACKED
 // INT64 and the PLAIN strings of a nullable column wrong in DATA_PAGE_V2 pages; pyarrow, DuckDB, polars
 // and hyparquet read everything. Only the encodings all of them decode are written.
 test('every column chunk is written in encodings every mainstream reader decodes: PLAIN or a dictionary, never delta-packed; a nullable column with values is a dictionary', async (t) => {

@@ -66,7 +66,7 @@ test('the format is decided before the body: an unacceptable Accept with an inva
   t.is(response.status, 406);
 });
 
-test('the rate limiter counts before the body is judged: an invalid body is 422 and counted, and at the limit it is 429 (DECISIONS order)', async (t) => {
+test('the rate limiter counts before the body is judged: an invalid body is 422 and counted, and at the limit it is 429 (the documented order of checks)', async (t) => {
   const caller = await buildCaller(app.services.pool, { requests_per_minute: 3 });
   t.is((await postSimulation(app, SMALL, { key: caller.key })).status, 200);
   t.is(await rateWindowSize(caller.accountId), 1);

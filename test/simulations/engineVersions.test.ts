@@ -8,7 +8,7 @@ import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { postSimulation, rawData } from './postSimulation.ts';
 
-// DECISIONS "Engine versions": engine_version picks the engine through the real queue and worker threads;
+// docs/api.md#engine-versions: engine_version picks the engine through the real queue and worker threads;
 // metadata.service_version says which ran, and engine 1's bytes are the ones its golden digests pin.
 let app: TestApp;
 let key: string;

@@ -6,7 +6,7 @@ import { getWithKey } from '../history/historyFixtures.ts';
 import { readParquet } from '../parquet/readParquet.ts';
 import { postSimulation, rawData } from './postSimulation.ts';
 
-// DECISIONS "Event time (engine 4)" through the real stack: event_time on every record, each preset's
+// Event time (docs/api.md#event-time) through the real stack: event_time on every record, each preset's
 // clock (the calendar and the cycles), start_time, order "time" over a population, the prefix rule,
 // reproducibility and per-sequence matched counterfactuals in both orders, every format, the echo.
 let app: TestApp;

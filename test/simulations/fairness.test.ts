@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
 
-// DECISIONS, third wave, "Fair use under load": a client that stops reading.
+// docs/fair-use.md#clients-that-leave-or-stop-reading: a client that stops reading.
 const MILLION = 1_000_000;
 
 const statusesOf = async (app: TestApp, accountId: string) =>

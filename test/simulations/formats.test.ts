@@ -63,7 +63,7 @@ const identityHeaders = (response: SimulationResponse) => ({
   engine: response.headers.get('simulation-engine-version'),
 });
 
-// Every engine the service ships (DECISIONS "Engine versions"): each writer prints each engine's records.
+// Every engine the service ships (docs/api.md#engine-versions): each writer prints each engine's records.
 const ENGINES = [
   { requested: '1', exact: '1.0.0' },
   { requested: '2', exact: '2.0.0' },
@@ -72,7 +72,7 @@ const ENGINES = [
 
 const PARQUET = 'application/vnd.apache.parquet';
 
-/** The Parquet physical type each catalog field type is written as (DECISIONS "Bulk data"). */
+/** The Parquet physical type each catalog field type is written as (docs/bulk-data.md#what-the-file-holds). */
 const PARQUET_TYPES: Readonly<Record<string, string>> = { integer: 'INT64', number: 'DOUBLE', string: 'BYTE_ARRAY' };
 
 for (const preset of PRESETS) for (const engine of ENGINES) {

@@ -5,8 +5,8 @@ import { useFileStack } from '../helpers/useFileStack.ts';
 import type { HttpAnswer } from '../bulk/httpRequest.ts';
 import { postAs } from './scenarioFixtures.ts';
 
-// Matched counterfactuals over HTTP (DECISIONS "Engine 3"): two engine-3 runs with the same inputs, one
-// with an event and one without, differ only where the event reaches.
+// Matched counterfactuals over HTTP (docs/scenarios.md#the-counterfactual-guarantee): two engine-3 runs with
+// the same inputs, one with an event and one without, differ only where the event reaches.
 let app: TestApp;
 let key: string;
 

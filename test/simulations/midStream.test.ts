@@ -11,7 +11,8 @@ import { sampleValue, scrape } from '../ops/scrape.ts';
 import { postSimulation } from './postSimulation.ts';
 import { streamSimulation } from './streamBody.ts';
 
-// DECISIONS, third wave: "A worker lost mid-stream" and "Fair use under load" (a client that leaves).
+// docs/formats.md#large-runs-are-streamed (a worker lost mid-stream) and
+// docs/fair-use.md#clients-that-leave-or-stop-reading (a client that leaves).
 const MILLION = 1_000_000;
 
 const ledgerOf = async (app: TestApp, accountId: string) =>

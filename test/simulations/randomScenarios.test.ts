@@ -5,7 +5,7 @@ import { useFileStack } from '../helpers/useFileStack.ts';
 import { getWithKey } from '../history/historyFixtures.ts';
 import { postSimulation } from './postSimulation.ts';
 
-// Random scenario events and `unplaced` through the HTTP API (DECISIONS fourth wave, "Benchmark datasets"):
+// Random scenario events and `unplaced` through the HTTP API (docs/scenarios.md#random-events-at-a-chosen-rate):
 // what the engine placed is echoed after the records, every label is one of its events, the run is
 // reproducible and its counterfactual is the run without `scenario`; bad members are 422 with their paths.
 let app: TestApp;

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { postSimulation } from './postSimulation.ts';
 import { CRASH, financeWithCrash as finance } from './scenarioFixtures.ts';
 
-// The request's `scenario` (DECISIONS "Engine 3") refused with 422 validation_failed and an issue naming
+// The request's `scenario` (docs/api.md#scenarios) refused with 422 validation_failed and an issue naming
 // each bad field. No worker in this file: every request here is refused before anything is enqueued.
 let app: TestApp;
 let key: string;

@@ -12,7 +12,7 @@ import { readParquet } from '../parquet/readParquet.ts';
 import { postSimulation } from './postSimulation.ts';
 import { ACCEPT, CRASH, CRASH_ECHO, financeWithCrash as finance, type Format, postAs } from './scenarioFixtures.ts';
 
-// Engine 3's scenarios through the HTTP API (DECISIONS "Engine 3"): runs at the bounds, the echo in the
+// Engine 3's scenarios through the HTTP API (docs/scenarios.md): runs at the bounds, the echo in the
 // result and the history, replays of every kind byte for byte, the `scenario_event` field in every format,
 // and the CLI's --scenario. The refusals are in scenarioValidation.test.ts, matched pairs in
 // matchedPairs.test.ts.
@@ -102,7 +102,7 @@ for (const format of FORMATS) {
     t.is(again.status, 200);
     t.is(again.headers['idempotent-replayed'], 'true');
     t.is(again.headers['simulation-id'], id);
-    // An idempotent JSON replay may differ in metadata.compute_ms only (DECISIONS "Idempotent retries").
+    // An idempotent JSON replay may differ in metadata.compute_ms only (docs/api.md#safe-retries-idempotency-key).
     if (format === 'json') {
       t.is(withoutComputeMs(again.bytes), withoutComputeMs(first.bytes));
     } else {

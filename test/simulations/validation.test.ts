@@ -107,7 +107,7 @@ test('a preset the operator took out of service is listed available:false and re
   t.is(await restricted.services.simulations.queue.count(), 0);
 });
 
-// GET lists the run history (DECISIONS "Run history and replay"); other methods are refused.
+// GET lists the run history (docs/api.md#run-history-and-replay); other methods are refused.
 test('DELETE on /v1/simulations is 405 with Allow: GET, POST', async (t) => {
   const response = await fetch(`${app.url}/v1/simulations`, { method: 'DELETE', headers: { Authorization: `Bearer ${key}` } });
   t.is(response.status, 405);

@@ -3,7 +3,7 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { callApi } from '../keys/callApi.ts';
 
-// DECISIONS "Fair use under load", "Bodies": JSON nested deeper than 32 levels is 400 invalid_json on every
+// docs/fair-use.md#request-bodies: JSON nested deeper than 32 levels is 400 invalid_json on every
 // route that reads a JSON body, and nothing a body holds makes a 5xx. No worker: every request here is
 // decided before a run would start.
 let app: TestApp;

@@ -22,7 +22,7 @@ interface PresetBody {
   state_transitions: Record<string, string[]>;
 }
 
-// The specification's and DECISIONS' preset tables, verbatim.
+// The interface's preset table and that of docs/decisions.md#records, verbatim.
 const EXPECTED = {
   education: {
     default_profile: 'average',
@@ -101,7 +101,8 @@ test('GET /v1/presets and /v1/presets/{preset} list the engine versions that ser
   t.deepEqual(mobile.engine_versions, ['4.0.0', '3.0.0', '2.0.0', '1.0.0']);
 });
 
-// DECISIONS "Engine 3": the catalog's scenario events (at least the twelve of its table) and each engine's fields.
+// docs/decisions.md#fidelity: the catalog's scenario events (at least the twelve of its table) and each
+// engine's fields.
 const SCENARIO_EVENTS = {
   education: ['fatigue', 'difficulty_spike', 'mastery_jump'],
   finance: ['market_crash', 'volatility_regime', 'rally'],

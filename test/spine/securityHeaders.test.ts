@@ -3,7 +3,7 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { sendRaw } from '../helpers/rawHttp.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 
-// DECISIONS "Fair use under load": every response carries X-Content-Type-Options: nosniff; the queue
+// docs/fair-use.md#security-headers: every response carries X-Content-Type-Options: nosniff; the queue
 // dashboard also X-Frame-Options: DENY and a CSP with frame-ancestors 'none'.
 const ADMIN_TOKEN = 'admin-token-for-tests-0123456789abcdef';
 const METRICS_TOKEN = 'metrics-token-for-tests-0123456789abcdef';

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { resolveWebhookAddress } from '../../shared/streams/resolveWebhookAddress.ts';
 import { signWebhook } from './signWebhook.ts';
 
-/** No answer within this long is a failed try (DECISIONS "Live streams"). */
+/** No answer within this long is a failed try (docs/streams.md#webhooks). */
 const ANSWER_TIMEOUT_MS = 10_000;
 
 /** A try's outcome: acknowledged (2xx), or why not, in words a client may read (no secret, no body). */

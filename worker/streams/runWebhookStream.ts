@@ -7,7 +7,7 @@ import { webhookSecretCipher } from '../../shared/streams/webhookSecretCipher.ts
 import { postWebhook } from './postWebhook.ts';
 import type { StreamJobContext } from './StreamJobContext.ts';
 
-/** At most this many tries of one batch (DECISIONS "Live streams"). */
+/** At most this many tries of one batch (docs/streams.md#webhooks). */
 const MAX_TRIES = 10;
 
 interface Pending {

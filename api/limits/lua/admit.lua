@@ -1,8 +1,8 @@
--- One round trip decides a simulation request's admission, atomically, in the order of checks of
--- DECISIONS: (authentication, confirmed here for a cached principal) -> rate limit -> (validation, decided
--- by the caller before the call) -> monthly requests -> monthly interactions -> concurrency slot. Either
--- everything is taken (a rate-window entry, the quota reservation and a slot) or, past the rate limiter,
--- nothing is.
+-- One round trip decides a simulation request's admission, atomically, in the order of checks
+-- (docs/limits.md#order-of-checks): (authentication, confirmed here for a cached principal) -> rate limit ->
+-- (validation, decided by the caller before the call) -> monthly requests -> monthly interactions ->
+-- concurrency slot. Either everything is taken (a rate-window entry, the quota reservation and a slot) or, past
+-- the rate limiter, nothing is.
 --
 -- Keys share the `{accountId}` hash tag so the script runs on Redis Cluster.
 --   KEYS[1] rate window   ZSET member=simulation id, score=µs timestamp from Redis TIME
@@ -15,7 +15,7 @@
 --       6 monthly interactions, 7 interactions requested, 8 max concurrent, 9 lease ms, 10 quota key ttl s,
 --       11 the auth version the caller's principal was cached under ('' = not cached, nothing to check),
 --       12 the period key, 13 the run's ledger fields as JSON (the entry's `r`)
--- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see LIMIT_OUTCOMES (limitScripts.ts); admitted
+-- Returns {outcome, rate_remaining, rate_reset_s, a, b}: see LIMIT_OUTCOMES (createLimitScripts.ts); admitted
 -- returns a = the admission time in µs (Redis TIME: the rate window's score and the row's created_at).
 --
 -- An admitted run is recorded here and nowhere else until it settles: its reservation in the quota hash

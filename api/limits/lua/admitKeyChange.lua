@@ -1,9 +1,9 @@
--- The rate limit of creating and rolling API keys (DECISIONS "Key rolls"): a sliding window per account,
+-- The rate limit of creating and rolling API keys (docs/fair-use.md#api-keys): a sliding window per account,
 -- counted and decided in one call, so simultaneous requests on any number of API processes never pass
 -- more than the limit.
 --   KEYS[1] key-change window  ZSET member=request id, score=µs timestamp from Redis TIME
 -- ARGV: 1 limit, 2 window µs, 3 request id
--- Returns {outcome, remaining, a}: LIMIT_OUTCOMES (limitScripts.ts) admitted, counted (a = 0); rateLimited,
+-- Returns {outcome, remaining, a}: LIMIT_OUTCOMES (createLimitScripts.ts) admitted, counted (a = 0); rateLimited,
 --   nothing counted (a = retry after s: when enough entries leave the window for the count to drop below
 --   the limit).
 --@include rateWindow

@@ -7,7 +7,7 @@
 --   KEYS[2] slots         ZSET member=replay id, score=lease expiry in ms
 -- ARGV: 1 rpm, 2 window µs, 3 request id, 4 take a slot (1 = the run may be replayed, 0 = stop after the
 --       rate limiter), 5 max concurrent, 6 replay id, 7 lease ms
--- Returns {outcome, rate_remaining, rate_reset_s, a}: LIMIT_OUTCOMES (limitScripts.ts) admitted;
+-- Returns {outcome, rate_remaining, rate_reset_s, a}: LIMIT_OUTCOMES (createLimitScripts.ts) admitted;
 --   rateLimited (a = retry after s); concurrencyFull (a = retry after s); rateCounted, no slot asked.
 --@include rateWindow
 

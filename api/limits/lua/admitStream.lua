@@ -1,6 +1,6 @@
--- Reserves a stream's quota at creation (DECISIONS "Live streams"): one request and its num_interactions,
+-- Reserves a stream's quota at creation (docs/limits.md#live-streams): one request and its num_interactions,
 -- refused as a simulation's would be (403s). Streams take no simulation slot and no rate-window entry of
--- their own here (the creation's concurrency is decided in PostgreSQL: db/queries/streams.ts).
+-- their own here (the creation's concurrency is decided in PostgreSQL: shared/db/queries/streams.ts).
 --   KEYS[1] quota  HASH requests, interactions
 -- ARGV: 1 monthly requests, 2 monthly interactions, 3 interactions requested, 4 quota key ttl s
 -- Returns {outcome, used}: 0 admitted, 2 quota not loaded (rebuild, ask again), 3 requests used up,

@@ -3,7 +3,7 @@ import type { CreatedApiKey } from '../../../shared/auth/createApiKey.ts';
 import type { ApiKeyRow } from '../../../shared/db/queries/apiKeys.ts';
 import type { ApiKeyCreated, ApiKeyListed, ApiKeyReplayed } from './schema.ts';
 
-/** A key past its expires_at lists as revoked at that instant (DECISIONS "API key rotation"). */
+/** A key past its expires_at lists as revoked at that instant (docs/api.md#api-keys). */
 export const presentApiKey = (row: ApiKeyRow, now: Date): ApiKeyListed => {
   const expired = isApiKeyExpired(row.expires_at === null ? null : Date.parse(row.expires_at), now.getTime());
   const revokedAt = row.revoked_at ?? (expired ? row.expires_at : null);

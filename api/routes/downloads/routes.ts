@@ -11,7 +11,7 @@ import { createDownloadLink } from './createDownloadLink.ts';
 import { resolveDownloadLink } from './resolveDownloadLink.ts';
 import { createLinkBodySchema, type LinkCreated } from './schema.ts';
 
-/** Download links (DECISIONS "Bulk data"): made by a run's owner, used by anyone who holds one. */
+/** Download links (docs/bulk-data.md#download-links): made by a run's owner, used by anyone who holds one. */
 export const downloadRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 

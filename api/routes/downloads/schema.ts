@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../../shared/engine/index.ts';
 
-/** POST /v1/simulations/{simulation_id}/links (DECISIONS "Bulk data"). */
+/** POST /v1/simulations/{simulation_id}/links (docs/bulk-data.md#download-links). */
 export const createLinkBodySchema = z.strictObject({
   format: z.enum(OUTPUT_FORMATS),
   /** Seconds the link serves the records, 60 to 604800 (a week); an hour by default. */

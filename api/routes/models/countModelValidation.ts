@@ -7,9 +7,9 @@ import type { Services } from '../../Services.ts';
 
 /**
  * POST /v1/models/validate counts in the rate window like a simulation (it generates a sample of 10,000
- * records) and against no quota (DECISIONS "Models"): the replay admission without a slot, which counts
- * the attempt, answers 429 beyond the window, and takes nothing else. Counted before the body is read,
- * as a simulation is (DECISIONS "Order of checks").
+ * records) and against no quota (docs/models.md#checking-without-storing-post-v1modelsvalidate): the replay
+ * admission without a slot, which counts the attempt, answers 429 beyond the window, and takes nothing else.
+ * Counted before the body is read, as a simulation is (docs/limits.md#order-of-checks).
  */
 export const countModelValidation = (services: Services): Middleware<AppState> =>
   async function countValidation(ctx, next) {

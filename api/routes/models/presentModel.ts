@@ -2,7 +2,7 @@ import type { StoredModel } from '../../models/createModelStore.ts';
 import type { ModelRow } from '../../../shared/db/queries/models.ts';
 import type { ModelResponse } from './schema.ts';
 
-/** The Model resource of a stored version (DECISIONS "Models"). */
+/** The Model resource of a stored version (docs/models.md#storing-a-model-put-v1modelsname). */
 export const presentModel = (row: ModelRow, stored: StoredModel): ModelResponse => ({
   name: row.name,
   version: row.version,

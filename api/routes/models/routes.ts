@@ -17,7 +17,7 @@ import type { ModelSummary, ModelValidation } from './schema.ts';
 const VERSION = /^[1-9][0-9]{0,8}$/;
 
 /**
- * An account's own models (DECISIONS "Models"; docs/models.md): immutable versions per name, written by
+ * An account's own models (docs/models.md#the-http-api): immutable versions per name, written by
  * PUT, read, listed, deleted, and checked without storing by validate. Session or API key; a session's
  * writes pass the CSRF check in authenticate. Unknown, deleted and other accounts' models are one 404.
  */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { modelExamples } from './modelExamples.ts';
 
-// The definition as the OpenAPI document and the clients' types describe it (DECISIONS "Models";
-// docs/models.md). A body is checked by the language's own checker (shared/models), which reports every
-// problem at once with its path: this schema describes, it does not judge.
+// The definition as the OpenAPI document and the clients' types describe it (docs/models.md#the-definition). A
+// body is checked by the language's own checker (shared/models), which reports every problem at once with its
+// path: this schema describes, it does not judge.
 
 const NAME = '^[a-z][a-z0-9_]{0,39}$';
 const STATE = '^[A-Za-z][A-Za-z0-9_]{0,39}$';
@@ -16,7 +16,7 @@ const variableSchema = z
   .strictObject({
     name: z.string().regex(new RegExp(NAME)),
     initial: expression.describe('Its value at step 1.'),
-    next: expression.describe('Its value at each later step, from the previous values (docs/models.md#semantics).'),
+    next: expression.describe('Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence).'),
   })
   .describe('A number carried from step to step.');
 

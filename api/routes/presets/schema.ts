@@ -29,7 +29,7 @@ export const presetListSchema = z.array(presetSchema);
 
 export type PresetResponse = z.infer<typeof presetSchema>;
 
-/** GET /v1/presets/{preset}/fidelity's query: which engine's report (DECISIONS "Engine 3"). */
+/** GET /v1/presets/{preset}/fidelity's query: which engine's report (docs/api.md#fidelity). */
 export const presetFidelityQuerySchema = z.strictObject({
   engine_version: z
     .string()
@@ -37,7 +37,7 @@ export const presetFidelityQuerySchema = z.strictObject({
     .describe('The engine whose report to serve: a major ("2") or an exact version the preset lists in `engine_versions`; the newest when absent.'),
 });
 
-/** GET /v1/presets/{preset}/fidelity (DECISIONS "Fidelity"). */
+/** GET /v1/presets/{preset}/fidelity (docs/decisions.md#fidelity). */
 export const presetFidelitySchema = z.object({
   preset: z.string(),
   service_version: z.string().describe('The engine version the facts were measured on: the one asked for with `engine_version`, else the newest.'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATASET_LAYOUTS } from '../../datasets/datasetLayouts.ts';
 
-/** GET /v1/simulations/{simulation_id}/dataset's query (DECISIONS fourth wave, "Benchmark datasets"). */
+/** GET /v1/simulations/{simulation_id}/dataset's query (docs/datasets.md#2-the-archive). */
 export const datasetQuerySchema = z
   .strictObject({
     layout: z.enum(DATASET_LAYOUTS).describe('`timeeval`: test and matched train files per sequence and TimeEval\'s registry; `nab`: NAB\'s data and label files.'),

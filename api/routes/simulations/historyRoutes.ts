@@ -15,7 +15,7 @@ import { presentRun } from './presentRun.ts';
 import { negotiateFormat } from './negotiateFormat.ts';
 import { decodeRunCursor, encodeRunCursor } from './runCursor.ts';
 
-/** The account's runs (DECISIONS "Run history and replay"): listed, one by one, and their records again. */
+/** The account's runs (docs/api.md#run-history-and-replay): listed, one by one, and their records again. */
 export const historyRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 

@@ -6,7 +6,7 @@ import { decodeRunCursor } from './runCursor.ts';
 import { modelReferenceSchema } from './modelReferenceSchema.ts';
 
 /**
- * GET /v1/simulations query (DECISIONS "Run history and replay"). Unknown parameters are refused like
+ * GET /v1/simulations query (docs/api.md#run-history-and-replay). Unknown parameters are refused like
  * unknown body fields, so a misspelt filter never silently lists everything.
  */
 export const listSimulationsQuerySchema = z.strictObject({

@@ -13,7 +13,7 @@ const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, string>> = {
   parquet: 'application/vnd.apache.parquet',
 };
 
-/** The Content-Type each format is answered with (DECISIONS "Output formats and large runs"). */
+/** The Content-Type each format is answered with (docs/formats.md). */
 export const FORMAT_CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
   json: 'application/json; charset=utf-8',
   ndjson: 'application/x-ndjson',

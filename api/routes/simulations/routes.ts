@@ -12,7 +12,7 @@ import { validateSimulation } from './validateSimulation.ts';
 export const simulationRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 
-  // The contract (DECISIONS "Order of checks"): authenticate (401/403) → format (406, never counted) →
+  // The order of checks (docs/limits.md#order-of-checks): authenticate (401/403) → format (406, never counted) →
   // validate (reads the body and resolves it once) → Idempotency-Key (a replay counts against no limit) →
   // admit (rate limit, then validate's refusal 400/413/415/422, 409, the per-request maximum, monthly
   // quotas and the concurrency slot, in one Redis round trip) → run. validate's refusal waits for admit

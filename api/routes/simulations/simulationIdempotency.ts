@@ -50,9 +50,9 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
         };
   },
   // The same run-and-respond path as the first answer, as a replay of the recorded run, in the recorded
-  // format, under the recorded Simulation-Id. A replay is limited like a history replay (DECISIONS "Fair
-  // use under load"): a rate entry and a slot while it streams, the account's current per-request maximum,
-  // no monthly quota and no ledger row.
+  // format, under the recorded Simulation-Id. A replay is limited like a history replay
+  // (docs/fair-use.md#replays): a rate entry and a slot while it streams, the account's current per-request
+  // maximum, no monthly quota and no ledger row.
   replay: async (ctx, kept) => {
     const recorded = recordedRunSchema.safeParse(kept.response);
     if (!recorded.success) {

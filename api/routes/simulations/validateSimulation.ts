@@ -19,8 +19,8 @@ export type ValidatedState = AppState & { input: SimulationRequest; bodyRefusal?
 /**
  * The validate stage of POST /v1/simulations: reads and parses the body and resolves what it asks for
  * (canonical preset or model version, profile, engine) into ctx.state.input, once. Its refusal is answered
- * by the admit stage, after the rate limiter has counted the attempt (DECISIONS "Order of checks": rate
- * limit → parse and validate), so the whole decision stays one Redis round trip. A preset is resolved
+ * by the admit stage, after the rate limiter has counted the attempt (docs/limits.md#order-of-checks:
+ * rate limit → parse and validate), so the whole decision stays one Redis round trip. A preset is resolved
  * without I/O; a model with one indexed query (api/models/createModelStore.ts).
  */
 export const validateSimulation = (services: Services): Middleware<ValidatedState> => {

@@ -16,11 +16,11 @@ import { serveStreamEvents } from '../../streams/serveStreamEvents.ts';
 import { decodeRunCursor, encodeRunCursor } from '../simulations/runCursor.ts';
 import { createStreamSchema, listStreamsQuerySchema } from './schema.ts';
 
-/** Events stay readable this long after a stream finished (DECISIONS "Live streams"). */
+/** Events stay readable this long after a stream finished (docs/streams.md#server-sent-events). */
 const READABLE_AFTER_FINISH_MS = 7 * 86_400_000;
 const POSITION = /^(0|[1-9]\d{0,9})$/;
 
-/** Live streams (DECISIONS "Live streams", docs/streams.md). */
+/** Live streams (docs/streams.md). */
 export const streamRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 

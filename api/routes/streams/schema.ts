@@ -84,7 +84,7 @@ export const listStreamsQuerySchema = z.strictObject({
     .optional(),
 });
 
-/** The Stream resource (DECISIONS "Live streams"). */
+/** The Stream resource (docs/streams.md). */
 export const streamSchema = z.object({
   id: z.uuid(),
   status: z.enum(['running', 'completed', 'cancelled', 'failed']),

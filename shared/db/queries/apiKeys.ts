@@ -37,7 +37,7 @@ export const countActiveApiKeys = async (connection: CommonQueryMethods, account
 
 /**
  * Keys that still authenticate at `now`: not revoked and not past a roll's grace period. Keys in a grace
- * period count here (DECISIONS "Key rolls": an account holds at most its active-key limit plus one).
+ * period count here (docs/fair-use.md#api-keys: an account holds at most its active-key limit plus one).
  */
 export const countAuthenticatingApiKeys = async (connection: CommonQueryMethods, input: { accountId: string; now: Date }): Promise<number> =>
   connection.oneFirst(sql.type(z.object({ count: z.number() }))`

@@ -60,7 +60,7 @@ export const findLatestModel = async (connection: CommonQueryMethods, input: { a
 
 /**
  * One version of a name, or null. A deleted one only with `deleted: true`: a replay of a recorded run
- * makes it again whatever happened to its model since (DECISIONS "Models").
+ * makes it again whatever happened to its model since (docs/models.md#reading-and-deleting).
  */
 export const findModelVersion = async (
   connection: CommonQueryMethods,

@@ -59,7 +59,7 @@ export interface NewStream {
 
 /**
  * The account's row locked and its running streams counted, in the caller's transaction: two creations
- * on any processes take turns here, so `max_concurrent_streams` holds exactly (DECISIONS "Live streams").
+ * on any processes take turns here, so `max_concurrent_streams` holds exactly (docs/limits.md#live-streams).
  * Returns the plan's limit and how many run now.
  */
 export const lockStreamSlots = async (transaction: DatabaseTransactionConnection, accountId: string): Promise<{ limit: number; running: number }> =>

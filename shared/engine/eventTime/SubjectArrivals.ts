@@ -5,7 +5,7 @@ import type { PresetClock } from './PresetClock.ts';
 import type { TimedSubject } from './TimedSubject.ts';
 
 /**
- * When each sequence of an engine-4 run arrives, the same in both orders (DECISIONS "Event time"). The
+ * When each sequence of an engine-4 run arrives, the same in both orders (docs/api.md#event-time). The
  * run holds `population` subjects: sequences 1..population arrive after start_time by their preset's
  * initial arrivals; each later sequence takes the place freed first (in instant, then sequence_id order)
  * and arrives by its preset's next arrival after it. A place is freed when its sequence ends, or, for a

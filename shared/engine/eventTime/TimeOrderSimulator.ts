@@ -11,7 +11,7 @@ const FREED = -1;
 
 /**
  * Engine 4 in `order: "time"`: the records of a population of subjects merged in event_time order (ties
- * by sequence_id), interaction_id numbering that order (DECISIONS "Event time"). Each live subject is an
+ * by sequence_id), interaction_id numbering that order (docs/api.md#event-time). Each live subject is an
  * independent simulator positioned at its own sequence (TimedSubject) holding its next record; a binary
  * heap of those records (and of places freed by a targeted sequence's shadow end) gives the next one. When
  * a subject's sequence ends, its place takes the next sequence_id. Memory is the live subjects, never the

@@ -7,7 +7,7 @@ import { SubjectArrivals } from './SubjectArrivals.ts';
 import { TimedSubject } from './TimedSubject.ts';
 import { TimeOrderSimulator } from './TimeOrderSimulator.ts';
 
-/** 2026-01-01T00:00:00.000Z, the default start_time (DECISIONS "Event time"). */
+/** 2026-01-01T00:00:00.000Z, the default start_time (docs/decisions.md#event-time). */
 const DEFAULT_START_TIME = 1_767_225_600_000;
 export const DEFAULT_TIMING: RunTiming = { startTime: DEFAULT_START_TIME, order: 'sequence', population: 100 };
 

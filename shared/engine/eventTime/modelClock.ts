@@ -23,9 +23,9 @@ class ModelClock implements SequenceClock {
 }
 
 /**
- * An account model's clock under engine 4 (DECISIONS "Models", `clock`): the model's own expressions place
- * each record; the first `population` sequences arrive at start_time, and each later one when a place is
- * freed (its first record start_offset_seconds after that).
+ * An account model's clock under engine 4 (docs/models.md#running-a-model, `clock`): the model's own
+ * expressions place each record; the first `population` sequences arrive at start_time, and each later one when
+ * a place is freed (its first record start_offset_seconds after that).
  */
 export const modelClock: PresetClock = {
   initialArrival: (_rng, startTime) => startTime,

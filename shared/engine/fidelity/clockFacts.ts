@@ -4,7 +4,7 @@ import { fact, type FidelityFact, type PresetFacts, quote } from './fidelityFact
 import type { SampleColumns } from './sampleColumns.ts';
 import { mean, median } from './statistics.ts';
 
-// Engine 4's clock facts (DECISIONS "Event time"), measured on the fixed samples like the others: the
+// Engine 4's clock facts (docs/decisions.md#fidelity), measured on the fixed samples like the others: the
 // times never go back or repeat within a sequence, and each preset's clock shows its domain's calendar
 // and cycles (docs/presets/*.md, "Clock").
 

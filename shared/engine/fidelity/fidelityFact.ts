@@ -5,7 +5,7 @@ export interface FidelityFact {
   readonly name: string;
   readonly description: string;
   readonly profile: string;
-  /** The threshold as DECISIONS "Fidelity" states it, e.g. "≥ 3" or "> 0.0123 (casual_user)". */
+  /** The threshold as docs/decisions.md#fidelity states it, e.g. "≥ 3" or "> 0.0123 (casual_user)". */
   readonly target: string;
   /** The measured value, to 4 significant digits. */
   readonly value: number;

@@ -16,7 +16,7 @@ function leverageAt(returns: Float64Array, sequence: Float64Array, k: number): n
 }
 
 /**
- * Engine 3's calibrated finance facts (DECISIONS "Engine 3"), beside engine 2's: the autocorrelation of
+ * Engine 3's calibrated finance facts (docs/decisions.md#fidelity), beside engine 2's: the autocorrelation of
  * |returns| decays slowly, like a power law rather than an exponential (Ding, Granger & Engle 1993; Cont
  * 2001), the tails are heavy but finite, and every one of the next ten days' |returns| falls after a gain
  * (the leverage curve, Bouchaud, Matacz & Potters 2001).

@@ -37,7 +37,7 @@ function leverageCorrelation(returns: Float64Array, sequence: Float64Array): num
   return correlation(xs, ys);
 }
 
-// The stylized facts of daily asset returns, Cont (2001), thresholds of DECISIONS "Fidelity".
+// The stylized facts of daily asset returns, Cont (2001), thresholds of docs/decisions.md#fidelity.
 export const financeFacts: PresetFacts = (samples) => {
   const facts: FidelityFact[] = [];
   for (const { profile, columns } of samples) {

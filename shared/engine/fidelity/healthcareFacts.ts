@@ -1,7 +1,7 @@
 import { fact, type FidelityFact, type PresetFacts, quote } from './fidelityFact.ts';
 import { autocorrelationWithin, mean } from './statistics.ts';
 
-// Physiological limits of an adult patient's vital signs, DECISIONS "Fidelity" (inclusive).
+// Physiological limits of an adult patient's vital signs, docs/decisions.md#fidelity (inclusive).
 const BOUNDS: readonly [string, number, number][] = [
   ['heart_rate', 30, 220],
   ['systolic_bp', 60, 250],

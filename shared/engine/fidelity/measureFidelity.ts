@@ -20,7 +20,7 @@ export interface FidelityReport {
   readonly facts: readonly FidelityFact[];
 }
 
-/** DECISIONS "Fidelity": at least 100,000 interactions per profile, fixed seeds. */
+/** docs/decisions.md#fidelity: at least 100,000 interactions per profile, fixed seeds. */
 export const FIDELITY_INTERACTIONS = 100_000;
 const FIDELITY_SEED = 20_261_116;
 

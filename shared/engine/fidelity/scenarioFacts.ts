@@ -54,7 +54,7 @@ const reachedShare = ({ treated, windows }: Pair, state: string, minimum: number
   return counted.filter((w) => valuesAt(treated, 'state', w.window).includes(index)).length / counted.length;
 };
 
-// Each event type's effect of DECISIONS "Engine 3" (intensity 1), measured on matched pairs.
+// Each event type's effect of docs/decisions.md#fidelity (intensity 1), measured on matched pairs.
 const MEASURES: Readonly<Record<string, Measure>> = {
   market_crash: (pair, profile) => {
     const drop = sumDifference(pair, 'daily_return');

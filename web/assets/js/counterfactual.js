@@ -1,6 +1,6 @@
 // The counterfactual of a scenario run: the same inputs (preset, profile, seed, size, engine) without the
 // scenario. Engine 3 draws its randomness by subject and step, so the two runs differ only where an event
-// acts (DECISIONS "Engine 3", matched counterfactuals), and the pair reads as a controlled experiment.
+// acts (docs/scenarios.md#the-counterfactual-guarantee), and the pair reads as a controlled experiment.
 
 /** The run's scenario as the result (or a history Run) echoes it, or null. */
 export const scenarioOf = (run) => (Array.isArray(run?.scenario?.events) && run.scenario.events.length > 0 ? run.scenario : null);

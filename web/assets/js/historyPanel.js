@@ -6,7 +6,7 @@ import { formatDateTime, formatInteger, humanize } from './format.js';
 
 const PAGE_SIZE = 10;
 
-// The server writes every format (DECISIONS "Output formats"); a download is its bytes as they came.
+// The server writes every format (docs/formats.md); a download is its bytes as they came.
 const DOWNLOADS = [
   { label: 'CSV', accept: 'text/csv', extension: 'csv' },
   { label: 'NDJSON', accept: 'application/x-ndjson', extension: 'ndjson' },

@@ -1,5 +1,5 @@
 -- The sliding rate window, written once for every script that counts a request in one (admit,
--- admitReplay, admitKeyChange); limitScripts.ts puts it where a script says `--@include rateWindow`.
+-- admitReplay, admitKeyChange); createLimitScripts.ts puts it where a script says `--@include rateWindow`.
 -- Reads Redis TIME once: `now_us` and `now_ms` are the script's clock from here on.
 local time = redis.call('TIME')
 local now_us = tonumber(time[1]) * 1000000 + tonumber(time[2])

@@ -724,7 +724,7 @@ class ModelDefinitionVariablesItem(TypedDict):
     initial: float | str
     """Its value at step 1."""
     next: float | str
-    """Its value at each later step, from the previous values (docs/models.md#semantics)."""
+    """Its value at each later step, from the previous values (docs/models.md#semantics-of-one-sequence)."""
 
 
 class _ModelDefinitionEventsItemRequired(TypedDict):
