@@ -4065,12 +4065,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running. */
+            /** @description `rate_limit_exceeded` (creating a stream counts in the rate window like a simulation) or `concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running; with `limit` and `retry_after`. */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["RequestId"];
                     /** @description Seconds to wait before retrying; equals `details.retry_after`. */
                     "Retry-After"?: string;
+                    /** @description The rate-limit policy, `"rpm";q=<limit>;w=60` (draft-ietf-httpapi-ratelimit-headers). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The window now, `"rpm";r=<remaining>;t=<seconds until the oldest counted request leaves>`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -665,7 +665,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       403: error('`interactions_per_request_exceeded`, `monthly_request_quota_exceeded` or `monthly_interaction_quota_exceeded`, as for a simulation.'),
       404: error("`model_not_found`: `model` names no live model (or version) of the caller's."),
       422: error('`validation_failed`: a field out of range, both or neither of `preset` and `model`, an engine before 4, a profile or scenario event type the preset or model does not have, or a webhook URL that resolves to a refused address; `details.issues` names it.'),
-      429: error("`concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running.", RETRY_AFTER),
+      429: error("`rate_limit_exceeded` (creating a stream counts in the rate window like a simulation) or `concurrency_limit_exceeded`: the plan's `max_concurrent_streams` are running; with `limit` and `retry_after`.", { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS }),
     },
   },
   {

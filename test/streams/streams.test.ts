@@ -158,3 +158,31 @@ test('validation: an engine before 4 and disorder out of range are 422; more int
   const tooMany = await call(me.key, 'POST', '/v1/streams', { preset: 'finance', num_interactions: 10_000_000 });
   t.is(tooMany.status, 403);
 });
+
+test('creating a stream counts in the rate window like a simulation: RateLimit headers, then 429 rate_limit_exceeded with Retry-After; reads do not count', async (t) => {
+  // The free plan: 5 requests a minute, one stream at a time.
+  const me = await caller('free');
+  const post = (body: unknown) =>
+    fetch(`${app.url}/v1/streams`, { method: 'POST', headers: { Authorization: `Bearer ${me.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const first = await post({ preset: 'finance', num_interactions: 10, speed: 100_000 });
+  t.is(first.status, 201);
+  t.regex(first.headers.get('ratelimit') ?? '', /;r=4;/);
+  const created = (await first.json()) as { id: string };
+  // Reads, lists and a cancel take no place in the window.
+  for (let index = 0; index < 6; index += 1) {
+    t.is((await call(me.key, 'GET', `/v1/streams/${created.id}`)).status, 200);
+  }
+  t.is((await call(me.key, 'GET', '/v1/streams')).status, 200);
+  t.is((await call(me.key, 'DELETE', `/v1/streams/${created.id}`)).status, 200);
+  // A body refused with 422 still keeps its place, as a simulation's does.
+  for (let index = 0; index < 4; index += 1) {
+    t.is((await post({ preset: 'finance', num_interactions: 10, engine_version: '3' })).status, 422);
+  }
+  const refused = await post({ preset: 'finance', num_interactions: 10, speed: 100_000 });
+  t.is(refused.status, 429);
+  const body = (await refused.json()) as { error: { details: { code: string; limit: number; retry_after: number } } };
+  t.is(body.error.details.code, 'rate_limit_exceeded');
+  t.is(body.error.details.limit, 5);
+  t.true(body.error.details.retry_after >= 1);
+  t.is(refused.headers.get('retry-after'), String(body.error.details.retry_after));
+});

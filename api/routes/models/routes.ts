@@ -9,7 +9,7 @@ import { authenticate } from '../../middleware/authenticate.ts';
 import { putModel } from '../../models/putModel.ts';
 import type { Services } from '../../Services.ts';
 import { checkModelName } from './checkModelName.ts';
-import { countModelValidation } from './countModelValidation.ts';
+import { countInRateWindow } from '../../limits/countInRateWindow.ts';
 import { presentModel } from './presentModel.ts';
 import type { ModelSummary, ModelValidation } from './schema.ts';
 
@@ -25,7 +25,7 @@ export const modelRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
   const readDefinition = jsonBody({ limitBytes: MODEL_BODY_LIMIT_BYTES });
 
-  router.post('/v1/models/validate', authenticate(services), countModelValidation(services), readDefinition, async (ctx) => {
+  router.post('/v1/models/validate', authenticate(services), countInRateWindow(services), readDefinition, async (ctx) => {
     const check = checkModelDefinition(ctx.state.body);
     const body: ModelValidation = {
       valid: check.valid,

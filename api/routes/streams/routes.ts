@@ -5,6 +5,7 @@ import { EnvelopeStream } from '../../../shared/streams/EnvelopeStream.ts';
 import { loadStreamInput } from '../../../shared/streams/loadStreamInput.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
+import { countInRateWindow } from '../../limits/countInRateWindow.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody, validateQuery } from '../../middleware/validate.ts';
@@ -24,7 +25,7 @@ const POSITION = /^(0|[1-9]\d{0,9})$/;
 export const streamRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 
-  router.post('/v1/streams', authenticate(services), jsonBody(), validateBody(createStreamSchema), async (ctx) => {
+  router.post('/v1/streams', authenticate(services), countInRateWindow(services), jsonBody(), validateBody(createStreamSchema), async (ctx) => {
     const principal = requirePrincipal(ctx.state);
     const { row, secret } = await createStream(services, principal, ctx.state.input);
     ctx.status = 201;
