@@ -55,7 +55,7 @@ const shutdown = async (signal: string): Promise<void> => {
     return;
   }
   shuttingDown = true;
-  // The order of STYLE §11: not ready, stop accepting, finish in-flight requests (their simulations
+  // The order of docs/development.md#code-conventions: not ready, stop accepting, finish in-flight requests (their simulations
   // included: the queue client and its reply channel stay open until then), then queue, Postgres, Redis.
   services.lifecycle.draining = true;
   closeAfterResponding();

@@ -18,7 +18,7 @@ export const createSimulationPool = (threads: number, runs: number = threads): S
     // Credits and chunks go by MessagePort; Atomics waiting would block a thread that has runs to serve.
     atomics: 'disabled',
     filename: THREAD_ENTRY,
-    // The thread entry's named export (named exports only, STYLE §10).
+    // The thread entry's named export (named exports only, docs/development.md#code-conventions).
     name: 'runSimulationTask',
     minThreads: threads,
     maxThreads: threads,

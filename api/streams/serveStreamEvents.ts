@@ -15,7 +15,7 @@ const STATUS_CHECK_MS = 1000;
 /**
  * GET /v1/streams/{id}/events (docs/streams.md, "Server-Sent Events"). The envelopes are a function of
  * the stream's inputs, so this process makes them itself (`events`, a fresh generator of the row's
- * inputs) from position `after` on (STYLE §18: resuming is re-reading from a position, byte-identical)
+ * inputs) from position `after` on (docs/development.md#code-conventions: resuming is re-reading from a position, byte-identical)
  * and writes each when it is due by the stream's clock (created_at + (delivery time − start_time) /
  * speed), with the socket's back-pressure: a reader that does not read holds only its own generator,
  * which waits for its socket. No worker, buffer or shared state is

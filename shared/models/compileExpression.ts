@@ -114,7 +114,7 @@ function roundTo(x: number, digits: number): number {
 }
 
 /**
- * The checked tree as closures over the frame's slots (STYLE §17): compiled once per model, no text is
+ * The checked tree as closures over the frame's slots (docs/development.md#code-conventions): compiled once per model, no text is
  * ever evaluated. Each compile* returns a closure of one type, so the runtime's calls stay monomorphic.
  */
 export class ExpressionCompiler {

@@ -1,5 +1,5 @@
 // The model language's public surface (docs/models.md#the-language): parse, check, compile, then run
-// (STYLE §17). The resource half (routes, storage, jobs, clients) uses only what is exported here.
+// (docs/development.md#code-conventions). The resource half (routes, storage, jobs, clients) uses only what is exported here.
 export type {
   CompiledModel,
   ExpressionSource,

@@ -49,7 +49,7 @@ const SLOT_COPY_DELAY = 3;
  * come in event_time order and are never delivered before their event_time, so the smallest waiting
  * delivery time at or before the next record's event_time is final. Memory is the records within the
  * largest delay, never the stream. Pure: the same input yields the same bytes on any process or thread,
- * so a position is served again by making the stream again up to it (STYLE §18).
+ * so a position is served again by making the stream again up to it (docs/development.md#code-conventions).
  */
 export class EnvelopeStream {
   private readonly input: StreamInput;

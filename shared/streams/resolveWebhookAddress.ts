@@ -6,7 +6,7 @@ import { isPublicAddress } from './isPublicAddress.ts';
  * The one address a webhook delivery connects to: the URL's host resolved once, and refused (undefined)
  * when any answer is loopback, private, link-local or metadata and private addresses are not allowed.
  * The caller connects to this address itself (its Host header and TLS name stay the URL's), so a DNS
- * answer that changes between this check and the connection cannot lead elsewhere (STYLE §18).
+ * answer that changes between this check and the connection cannot lead elsewhere (docs/development.md#code-conventions).
  */
 export const resolveWebhookAddress = async (url: URL, allowPrivate: boolean): Promise<{ address: string; family: number } | undefined> => {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;

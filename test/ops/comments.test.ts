@@ -55,6 +55,9 @@ const staleReferences = (checked: readonly Checked[], files: readonly string[], 
       for (const match of text.matchAll(/\bDECISIONS\b/g)) {
         problems.push(`${at(match.index)}: cites DECISIONS, which is not in the repository`);
       }
+      for (const match of text.matchAll(/\bSTYLE §\d+/g)) {
+        problems.push(`${at(match.index)}: cites ${match[0]}, a style guide that is not in the repository (docs/development.md#code-conventions is)`);
+      }
       for (const match of text.matchAll(TS_FILE)) {
         if (!resolves(match[0], file)) {
           problems.push(`${at(match.index)}: names ${match[0]}, which does not exist`);
@@ -100,6 +103,9 @@ test('the check flags what a comment says, never a string, a URL, a glob or a de
   ]);
   t.deepEqual(flagged('api/x.ts', 'const x = 1;\n/**\n * Kept per account\n * (DECISIONS "Idempotent retries").\n */\nexport const y = x;\n'), [
     'api/x.ts:4: cites DECISIONS, which is not in the repository',
+  ]);
+  t.deepEqual(flagged('worker/x.ts', '// Served again from a position (STYLE §18).\nexport const x = 1;\n'), [
+    'worker/x.ts:1: cites STYLE §18, a style guide that is not in the repository (docs/development.md#code-conventions is)',
   ]);
   t.deepEqual(flagged('api/x.ts', "export const x = 'DECISIONS // replyKeys.ts docs/nope.md';\nexport const y = /\\/\\/ limitScripts.ts/;\n"), []);
   t.deepEqual(flagged('shared/jobs/x.ts', '/** The reply stream (shared/jobs/replyKeys.ts). */\nexport const x = 1;\n'), [

@@ -96,6 +96,7 @@ test('user docs carry no commit hashes, issue numbers or references to internal 
       [/(?<![\w-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w-])/g, 'a commit hash'],
       [/\bissues? #?\d+|(?<![\w&])#\d+\b|\bPR #?\d+/gi, 'an issue number'],
       [/\bDECISIONS\b/g, 'the internal decisions file'],
+      [/\bSTYLE §\d+/g, 'the internal style guide'],
       [/\bendpoints? \d+/gi, 'an endpoint number of the specification'],
     ];
     for (const [pattern, what] of checks) {

@@ -61,7 +61,7 @@ test('no module of api/, worker/, shared/, cli/ or sdk/ imports itself through o
 });
 
 /**
- * One folder per process and one for what both use (STYLE §1): the API and the worker meet only in
+ * One folder per process and one for what both use (docs/development.md#code-conventions): the API and the worker meet only in
  * shared/, so neither process loads the other's code (nor its configuration or connections) by accident.
  */
 const FORBIDDEN: ReadonlyArray<readonly [from: string, to: string]> = [

@@ -4,7 +4,7 @@ import test from 'ava';
 import ts from 'typescript';
 
 /**
- * STYLE §10: a file is named after its main export. A module passes when one of its named exports, with
+ * docs/development.md#code-conventions: a file is named after its main export. A module passes when one of its named exports, with
  * case and underscores ignored, is the file's name (`engineVersion.ts` → ENGINE_VERSION), or the file's
  * name + `Schema` for a zod schema module. Default exports do not count (named exports only).
  */
@@ -14,10 +14,10 @@ const ROOTS = ['api', 'worker', 'shared'];
 const EXCEPTIONS: ReadonlyArray<readonly [pattern: string, reason: string]> = [
   ['api/server.ts', 'process entry point: listens, exports nothing'],
   ['worker/main.ts', 'process entry point: starts the worker, exports nothing'],
-  ['api/app.ts', 'layout name (STYLE §1: app.ts builds the Koa app)'],
-  ['worker/pool.ts', 'layout name (STYLE §1: pool.ts holds the piscina pool)'],
-  ['api/routes/*/routes.ts', 'layout name (STYLE §1: routes/<resource>/routes.ts)'],
-  ['api/routes/*/schema.ts', "layout name (STYLE §1: routes/<resource>/schema.ts, one schema per endpoint)"],
+  ['api/app.ts', 'layout name (docs/development.md#code-conventions: app.ts builds the Koa app)'],
+  ['worker/pool.ts', 'layout name (docs/development.md#code-conventions: pool.ts holds the piscina pool)'],
+  ['api/routes/*/routes.ts', 'layout name (docs/development.md#code-conventions: routes/<resource>/routes.ts)'],
+  ['api/routes/*/schema.ts', "layout name (docs/development.md#code-conventions: routes/<resource>/schema.ts, one schema per endpoint)"],
   ['api/routes/simulations/historySchema.ts', "the history endpoints' schemas, beside the resource's schema.ts"],
   ['api/routes/usage/dailyUsageSchema.ts', "the daily usage endpoint's query and response schemas, beside the resource's schema.ts"],
   ['api/routes/simulations/datasetSchema.ts', "the dataset endpoint's query schema and type, beside the resource's schema.ts"],
@@ -25,7 +25,7 @@ const EXCEPTIONS: ReadonlyArray<readonly [pattern: string, reason: string]> = [
   ['shared/models/expressionTree.ts', "the expression tree: its node types and the syntax error that carries a position"],
   ['shared/models/compileExpression.ts', 'the expression compiler and the code types it emits, which change together'],
   ['shared/models/randomDraws.ts', "the language's random functions, a family on engine 3's addressed draws"],
-  ['shared/db/queries/*.ts', 'layout name (STYLE §4: db/queries/<entity>.ts, verb-first functions per entity)'],
+  ['shared/db/queries/*.ts', 'layout name (docs/development.md#code-conventions: db/queries/<entity>.ts, verb-first functions per entity)'],
   ['shared/errors/errors.ts', 'the catalogue of error factories, one per envelope code'],
   ['shared/engine/presetTypes.ts', "the preset catalog's types and its list of names"],
   ['shared/engine/fidelity/statistics.ts', 'a family of pure statistics functions'],

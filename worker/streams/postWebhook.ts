@@ -13,7 +13,7 @@ export type WebhookTry = { readonly ok: true } | { readonly ok: false; readonly 
 /**
  * One try of one batch: the URL's host resolved and checked now, then the connection made to that very
  * address (a `lookup` that answers with it), so a DNS answer that changes between the check and the
- * connection cannot lead to a refused address (STYLE §18). Host and TLS name stay the URL's.
+ * connection cannot lead to a refused address (docs/development.md#code-conventions). Host and TLS name stay the URL's.
  */
 export const postWebhook = async (input: { url: string; body: string; secret: string; idempotencyKey: string; allowPrivate: boolean }): Promise<WebhookTry> => {
   const url = new URL(input.url);

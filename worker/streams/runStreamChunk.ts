@@ -4,7 +4,7 @@ import type { StreamChunk, StreamChunkTask } from './streamChunkTask.ts';
 // One thread serves many streams: each keeps its generator here between chunks, so the next chunk goes
 // on where the last ended. A chunk for a position the thread does not hold (another thread made the
 // previous one, or a resume after a lost worker) makes the stream again up to it: the stream is a
-// function of its inputs (STYLE §18). Bounded: the oldest generators are let go first.
+// function of its inputs (docs/development.md#code-conventions). Bounded: the oldest generators are let go first.
 const MAX_HELD = 4096;
 const held = new Map<string, EnvelopeStream & { at?: number }>();
 

@@ -1,7 +1,7 @@
 import { sql, type CommonQueryMethods } from 'slonik';
 import { z } from 'zod';
 
-// Queries of the OAuth login (issue 7). Account reads and admin writes live in accounts.ts.
+// Queries of the OAuth login (docs/sign-in.md). Account reads and admin writes live in accounts.ts.
 
 export type IdentityProvider = 'github' | 'google';
 
