@@ -7,6 +7,7 @@ import { createRedis } from '../shared/redis/createRedis.ts';
 import { closeRedis } from '../shared/redis/closeRedis.ts';
 import { startPoolMetricsPublisher } from './startPoolMetricsPublisher.ts';
 import { startSimulationWorker } from './startSimulationWorker.ts';
+import { keepStartingStreamWorker } from './streams/keepStartingStreamWorker.ts';
 import { startStreamWorker } from './streams/startStreamWorker.ts';
 
 // A worker process: takes simulation jobs off the queue and runs them in its thread pool. The main thread
@@ -21,16 +22,20 @@ const simulationWorker = startSimulationWorker({
   closeTimeoutMs: config.simulationTimeoutMs + 5_000,
   logger,
 });
-const streamWorker = await startStreamWorker({
-  redis: config.redis,
-  redisPrefix: config.redisPrefix,
-  databaseUrl: config.databaseUrl,
-  threads: 1,
-  concurrency: config.streamWorkerConcurrency,
-  sessionSecret: config.sessionSecret,
-  webhookAllowPrivate: config.webhookAllowPrivate,
+const streamWorker = keepStartingStreamWorker(
+  () =>
+    startStreamWorker({
+      redis: config.redis,
+      redisPrefix: config.redisPrefix,
+      databaseUrl: config.databaseUrl,
+      threads: 1,
+      concurrency: config.streamWorkerConcurrency,
+      sessionSecret: config.sessionSecret,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+      logger,
+    }),
   logger,
-});
+);
 // Pool gauges go to Redis for the API's /metrics: this process has no HTTP server to scrape.
 const metricsRedis = createRedis(config.redis, { role: 'worker:metrics', logger });
 const poolMetrics = startPoolMetricsPublisher({
@@ -41,7 +46,8 @@ const poolMetrics = startPoolMetricsPublisher({
   logger,
 });
 logger.info({ threads: config.workerThreads, concurrency: config.workerConcurrency, prefix: config.redisPrefix }, 'worker started');
-Promise.all([simulationWorker.ready(), streamWorker.ready()]).then(
+// Ready once simulations are taken: the stream side logs its own readiness (it also needs PostgreSQL).
+simulationWorker.ready().then(
   () => logger.info('worker ready'),
   (error: unknown) => logger.error({ error: describeError(error) }, 'worker failed to start'),
 );

@@ -2,6 +2,7 @@ import { createLogger } from '../../shared/logger.ts';
 import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { type SimulationWorker, startSimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { type ServiceProcess, spawnService } from './spawnService.ts';
+import { TEST_POSTGRES_URL } from './testDatabase.ts';
 import { TEST_REDIS, testRedisEnv } from './testRedis.ts';
 
 export interface StartTestWorkerOptions {
@@ -36,12 +37,15 @@ export type WorkerProcess = Omit<ServiceProcess, 'url'>;
 
 /**
  * `node worker/main.ts` as its own process, as production runs it, configured through the environment;
- * resolves once it logs that it takes jobs.
+ * resolves once it logs that it takes jobs. A worker process also runs live streams, which read and write
+ * their rows in PostgreSQL: `databaseUrl` is the test's database (TestApp.database.url) where streams are
+ * tested, and otherwise the configured server's own database, which a worker only connects to.
  */
-export const spawnWorkerProcess = (options: StartTestWorkerOptions & { readonly env?: Record<string, string> }): Promise<WorkerProcess> =>
+export const spawnWorkerProcess = (options: StartTestWorkerOptions & { readonly env?: Record<string, string>; readonly databaseUrl?: string }): Promise<WorkerProcess> =>
   spawnService({
     script: 'worker/main.ts',
     env: {
+      DATABASE_URL: options.databaseUrl ?? TEST_POSTGRES_URL,
       ...(options.redisUrl === undefined ? testRedisEnv() : { REDIS_URL: options.redisUrl }),
       REDIS_PREFIX: options.redisPrefix,
       WORKER_THREADS: String(options.threads ?? 1),

@@ -4,6 +4,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { spawnWorkerProcess } from '../helpers/startTestWorker.ts';
 import { spawnApiProcess } from '../ops/spawnApiProcess.ts';
+import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
 import { readSse } from './readSse.ts';
 
@@ -108,4 +109,39 @@ test.serial('an API process killed mid-read: the reader resumes on another with 
   const cut = whole.raw.indexOf(`id: ${lastId + 1}\n`);
   t.is(whole.raw.slice(0, cut), before.raw.slice(0, before.raw.lastIndexOf('\n\n') + 2).replace(/: keep-alive\n\n/g, ''));
   t.is(after.raw, whole.raw.slice(cut));
+});
+
+test.serial('a worker process whose PostgreSQL is unreachable at start runs simulations at once, and streams once PostgreSQL is reachable', async (t) => {
+  const key = await caller();
+  // PostgreSQL behind a proxy that forwards nowhere yet: every connection of the worker's stream side fails.
+  const database = new URL(app.database.url);
+  const proxy = await startTcpProxy(0);
+  const postgresPort = Number(database.port || 5432);
+  database.host = `127.0.0.1:${proxy.port}`;
+  const worker = await spawnWorkerProcess({ redisPrefix: app.redisPrefix, databaseUrl: database.toString() });
+  try {
+    await eventually(() => worker.output().includes('stream worker could not start') || undefined, 30_000);
+    const run = await fetch(`${app.url}/v1/simulations`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ preset: 'finance', num_interactions: 50, seed: 3 }),
+    });
+    t.is(run.status, 200);
+    t.is(((await run.json()) as { data: unknown[] }).data.length, 50);
+    t.false(worker.output().includes('stream worker ready'));
+    // PostgreSQL comes back: the stream side starts by itself and runs a stream to its end.
+    proxy.forwardTo(postgresPort);
+    await eventually(() => worker.output().includes('stream worker ready') || undefined, 60_000);
+    const stream = await create(app.url, key, speedFor(4));
+    t.truthy(stream["id"], JSON.stringify(stream));
+    const done = await eventually(async () => {
+      const got = await getStream(key, stream['id']!);
+      return got['status'] === 'running' ? undefined : got;
+    }, 40_000);
+    t.is(done['status'], 'completed');
+    t.false(/\n\s+at /.test(worker.output()), 'no stack trace in the log');
+  } finally {
+    await worker.stop();
+    await proxy.close();
+  }
 });
