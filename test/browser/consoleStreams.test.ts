@@ -52,6 +52,7 @@ interface Globals {
   readonly document: { querySelector(selector: string): Node | null; querySelectorAll(selector: string): Iterable<Node> };
   MutationObserver: new (callback: () => void) => { observe(node: Node, options: Record<string, boolean>): void };
   deliveredSeen?: string[];
+  statusSeen?: string[];
 }
 
 const form = (page: Page) => page.locator('#stream-create');
@@ -142,9 +143,12 @@ test.serial('a stream started from the page ticks live on the session: envelopes
   await page.evaluate(() => {
     const globals = globalThis as unknown as Globals;
     globals.deliveredSeen = [];
+    globals.statusSeen = [];
     const cell = globals.document.querySelector('#stream-delivered');
-    if (cell !== null) {
+    const status = globals.document.querySelector('#stream-status');
+    if (cell !== null && status !== null) {
       new globals.MutationObserver(() => globals.deliveredSeen?.push(cell.textContent ?? '')).observe(cell, { childList: true, characterData: true, subtree: true });
+      new globals.MutationObserver(() => globals.statusSeen?.push(status.textContent ?? '')).observe(status, { childList: true, characterData: true, subtree: true });
     }
   });
   const created = await startStream(page, { Preset: 'mobile_app', Seed: '7', 'Number of interactions': '300', Population: '20', Speed: '40000' });
@@ -155,12 +159,14 @@ test.serial('a stream started from the page ticks live on the session: envelopes
 
   // Envelopes arrive while it runs: the table fills, newest at the top.
   await page.locator('#stream-events-body tr[data-position]').first().waitFor({ timeout: 30_000 });
-  await page.locator('#stream-live[data-status="completed"]').waitFor({ timeout: 90_000 });
+  await page.locator('#stream-live[data-end="completed"]').waitFor({ timeout: 90_000 });
   const seen = await page.evaluate(() => (globalThis as unknown as Globals).deliveredSeen ?? []);
   const counts = seen.map((text) => Number(/^([\d,]+) of/.exec(text)?.[1]?.replaceAll(',', '') ?? Number.NaN)).filter((count) => !Number.isNaN(count));
   t.true(new Set(counts).size >= 3, `the count rose in steps: ${counts.join(', ')}`);
   t.deepEqual(counts, [...counts].sort((a, b) => a - b), 'never down');
   t.is(counts.at(-1), 300);
+  const statuses = await page.evaluate(() => (globalThis as unknown as Globals).statusSeen ?? []);
+  t.true(statuses.includes('Running Live: each event arrives when it is due.'), `said live while running: ${[...new Set(statuses)].join(' / ')}`);
   t.is(await page.locator('#stream-delivered').textContent(), '300 of 300 records');
   t.regex((await page.locator('#stream-status').textContent()) ?? '', /^Completed at .+: every record delivered\.$/);
   t.is(await page.locator('#stream-cancel').isVisible(), false, 'nothing to cancel once it ended');
@@ -200,7 +206,7 @@ test.serial('a stream started from the page ticks live on the session: envelopes
 
   // Its address is its own: a reload shows the same stream, read again from its start.
   await page.reload();
-  await page.locator('#stream-live[data-status="completed"]').waitFor({ timeout: 30_000 });
+  await page.locator('#stream-live[data-end="completed"]').waitFor({ timeout: 30_000 });
   t.is(await page.locator('#stream-live').getAttribute('data-stream-id'), created.id);
   t.is(await page.locator('#stream-delivered').textContent(), '300 of 300 records');
   t.deepEqual((await tableRows(page)).map((row) => row.position), rows.map((row) => row.position));
@@ -216,13 +222,13 @@ test.serial('a stream started from the page ticks live on the session: envelopes
   t.false(await page.locator('#stream-live').isVisible());
   await page.goForward();
   await page.waitForURL(`${stack.url}/account/streams/${created.id}`);
-  await page.locator('#stream-live[data-status="completed"]').waitFor({ timeout: 30_000 });
+  await page.locator('#stream-live[data-end="completed"]').waitFor({ timeout: 30_000 });
   // Open from the list goes to the same address.
   await page.goBack();
   await page.locator('#stream-create').waitFor();
   await listRow.getByRole('link', { name: /^Open the stream of Mobile app/ }).click();
   await page.waitForURL(`${stack.url}/account/streams/${created.id}`);
-  await page.locator('#stream-live[data-status="completed"]').waitFor({ timeout: 30_000 });
+  await page.locator('#stream-live[data-end="completed"]').waitFor({ timeout: 30_000 });
   t.deepEqual(policyViolations(problems), []);
   t.deepEqual(problems, []);
 });
@@ -241,7 +247,7 @@ test.serial('a disordered stream: every late and duplicated envelope is marked, 
     'Maximum delay (s)': '3600',
     'Duplicate share (%)': '10',
   });
-  await page.locator('#stream-live[data-status="completed"]').waitFor({ timeout: 90_000 });
+  await page.locator('#stream-live[data-end="completed"]').waitFor({ timeout: 90_000 });
   const { envelopes } = await envelopesOf(t, await keyOf(t, 'dorothy@example.test'), created.id);
   const byPosition = new Map(envelopes.map((envelope) => [envelope.position, envelope]));
   const late = envelopes.filter((envelope) => !envelope.duplicate && envelope.delay_ms > 0).length;
@@ -305,11 +311,11 @@ test.serial('cancel: from the stream by keyboard, and from the list; both end ca
   const key = await keyOf(t, 'mary@example.test');
   // Real time: its events take days, so it is running when cancelled.
   const first = await startStream(page, { Preset: 'finance', 'Number of interactions': '200', Speed: '1' });
-  await page.locator('#stream-live[data-status="running"]').waitFor();
+  await page.locator('#stream-status', { hasText: 'Running Waiting for the first event.' }).waitFor();
   const cancel = page.getByRole('button', { name: 'Cancel the stream', exact: true });
   await cancel.focus();
   await page.keyboard.press('Enter');
-  await page.locator('#stream-live[data-status="cancelled"]').waitFor({ timeout: 30_000 });
+  await page.locator('#stream-live[data-end="cancelled"]').waitFor({ timeout: 30_000 });
   t.regex((await page.locator('#stream-status').textContent()) ?? '', /^Cancelled/);
   t.false(await cancel.isVisible());
   t.is(((await (await apiWithKey(t, key, `/v1/streams/${first.id}`)).json()) as StreamBody).status, 'cancelled');
@@ -365,12 +371,12 @@ test.serial('a webhook stream: its secret is shown once, signs the deliveries th
   t.regex(created.webhook_secret ?? '', /^whsec_/);
   const secretField = page.getByLabel('Webhook secret', { exact: true });
   await secretField.waitFor();
-  t.is(await secretField.inputValue(), created.webhook_secret);
+  t.is(await secretField.inputValue(), created.webhook_secret ?? '(none)');
   t.regex((await page.locator('#stream-secret-warning').textContent()) ?? '', /it will not be shown again/);
   await shootPart(t, page, '#stream-live', 'webhook-secret');
 
   // The secret shown is the one the deliveries are signed with.
-  await page.locator('#stream-live[data-status="completed"]').waitFor({ timeout: 90_000 });
+  await page.locator('#stream-live[data-end="completed"]').waitFor({ timeout: 90_000 });
   const delivery = await (async () => {
     for (let attempt = 0; attempt < 100 && received.length === 0; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));

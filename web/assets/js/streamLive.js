@@ -14,9 +14,13 @@ import { sourceOf, statusBadge } from './streamsList.js';
 const TABLE_ROWS = 50;
 const IDS = new Set(['sequence_id', 'interaction_id']);
 const MARKS_TEXT = 'Small filled dots are on time, rings are late, large rings are duplicates.';
+// What the status says beside a running stream's badge.
+const CONNECTING = 'Connecting…';
+const WAITING = 'Waiting for the first event.';
+const LIVE = 'Live: each event arrives when it is due.';
 
 /** A delay in words: "850 ms", "3.2 s", "4 min 5 s", "2 h 10 min". */
-export const formatDelay = (ms) => {
+const formatDelay = (ms) => {
   if (ms < 1000) {
     return `${formatInteger(ms)} ms`;
   }
@@ -84,6 +88,9 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
   };
 
   const showStatus = (stream, note = '') => {
+    if (view !== null) {
+      view.note = note;
+    }
     card.dataset.status = stream.status;
     statusCell.replaceChildren(statusBadge(stream.status), note === '' ? '' : ` ${note}`);
     cancelButton.hidden = stream.status !== 'running';
@@ -100,6 +107,9 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
     duplicatesCell.textContent = formatInteger(counts.duplicates);
     clockCell.textContent = own.clock === null ? 'Waiting for the first event' : formatUtcInstant(own.clock);
     Object.assign(card.dataset, { records: String(counts.records), late: String(counts.late), duplicates: String(counts.duplicates), position: String(counts.position) });
+    if (!own.ended && own.stream.status === 'running' && counts.position > 0 && (own.note === WAITING || own.note === CONNECTING)) {
+      showStatus(own.stream, LIVE);
+    }
     if (own.pending.length > 0) {
       if (!own.listed) {
         // The first events replace the "waiting" row.
@@ -180,6 +190,8 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
     cancelAnimationFrame(own.frame);
     flush(own);
     own.stream = ended;
+    // The end as read from the events (data-status is the stream's, known before its events are read).
+    card.dataset.end = ended.status;
     const { counts } = own;
     showStatus(
       ended,
@@ -217,8 +229,8 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
       }
     });
     source.addEventListener('open', () => {
-      if (view === own && !own.ended) {
-        showStatus(own.stream, own.counts.position === 0 ? 'Waiting for the first event.' : 'Live.');
+      if (view === own && !own.ended && own.stream.status === 'running') {
+        showStatus(own.stream, own.counts.position === 0 ? WAITING : LIVE);
       }
     });
     source.addEventListener('error', () => {
@@ -269,9 +281,11 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
       field: null,
       chartWindow: 0,
       source: null,
+      note: '',
     };
     view = own;
     card.hidden = false;
+    delete card.dataset.end;
     showText(problem, '');
     title.textContent = 'Stream';
     body.replaceChildren();
@@ -303,7 +317,7 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
     }
     byId('stream-summary').textContent = summaryOf(stream);
     curl.textContent = `curl -N -H "Authorization: Bearer $BSS_API_KEY" \\\n  "${window.location.origin}${stream.events_url}"`;
-    showStatus(stream, 'Connecting…');
+    showStatus(stream, stream.status === 'running' ? CONNECTING : 'Reading its events…');
     const entry = catalogOf(stream.request);
     own.field = fieldFor(entry);
     head.replaceChildren(

@@ -17,7 +17,7 @@ export const sourceOf = (stream) => {
 };
 
 /** Delivered against the records asked for: duplicates are events too, so a disordered stream can end above. */
-export const deliveredOf = (stream) =>
+const deliveredOf = (stream) =>
   `${formatInteger(stream.delivered)} of ${formatInteger(stream.num_interactions)}${stream.delivered > stream.num_interactions ? ' (with duplicates)' : ''}`;
 
 export const statusBadge = (status) => el('span', { className: `badge badge-stream-${status}` }, STATUS_WORDS[status] ?? status);

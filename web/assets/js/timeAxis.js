@@ -25,7 +25,7 @@ const dayOf = (ms) => Math.floor(ms / DAY);
  * the year or the day on a second line where it changes (and on the first tick), so every label can be
  * read alone.
  */
-export const utcTickLabels = (splits, increment) =>
+const utcTickLabels = (splits, increment) =>
   splits.map((ms, index) => {
     const previous = index === 0 ? null : splits[index - 1];
     if (increment >= MONTH) {
