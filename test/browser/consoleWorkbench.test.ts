@@ -253,6 +253,16 @@ test.serial('time axis: an engine-4 run of order "time" is charted over its even
   t.true(await fitsWidth(page), 'no sideways scrolling at 390 px');
   await page.locator('#sim-figure').scrollIntoViewIfNeeded();
   await shootPart(t, page, '#sim-figure', 'run-time-axis-390');
+
+  // Run again from the history: the same order, population and start, a new seed.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await goTo(page, 'History');
+  const [again] = await Promise.all([
+    page.waitForRequest((candidate) => candidate.url().endsWith('/v1/simulations') && candidate.method() === 'POST'),
+    page.locator('#history-body tr').first().getByRole('button', { name: /^Run the .* again with new random draws$/ }).click(),
+  ]);
+  t.like(again.postDataJSON(), { preset: 'healthcare', order: 'time', population: 8, start_time: '2026-03-02T09:30:00.000Z' });
+  t.is(await form.getByLabel('Order').inputValue(), 'time');
   t.deepEqual(problems, []);
 });
 

@@ -54,7 +54,7 @@ const clockPlugin = (clock) => ({
  */
 export const drawStreamChart = (container, { field, label }) => {
   // Points in event-time order, and the same points in the order they arrived (to drop the oldest).
-  let points = [];
+  const points = [];
   const arrived = [];
   let clockAt = null;
   let pending = false;
@@ -106,19 +106,19 @@ export const drawStreamChart = (container, { field, label }) => {
     container,
   );
 
-  const insert = (point) => {
-    // Binary search: a late point goes back among earlier event times.
+  /** The first place whose x is above `x` (strictly, with `after`), by binary search. */
+  const placeOf = (x, after) => {
     let low = 0;
     let high = points.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (points[middle].x <= point.x) {
+      if (after ? points[middle].x <= x : points[middle].x < x) {
         low = middle + 1;
       } else {
         high = middle;
       }
     }
-    points.splice(low, 0, point);
+    return low;
   };
 
   const add = (envelope) => {
@@ -127,11 +127,18 @@ export const drawStreamChart = (container, { field, label }) => {
     // The clock: the latest delivery time, an event's time plus its delay.
     clockAt = Math.max(clockAt ?? -Infinity, x + envelope.delay_ms);
     const point = { x, y: typeof value === 'number' ? value : null, kind: kindOf(envelope) };
-    insert(point);
+    // A late point goes back among earlier event times.
+    points.splice(placeOf(x, true), 0, point);
     arrived.push(point);
     if (arrived.length > CHART_WINDOW) {
-      const gone = new Set(arrived.splice(0, arrived.length - CHART_WINDOW));
-      points = points.filter((candidate) => !gone.has(candidate));
+      // The oldest arrival leaves: found among the points of its instant, a search and not a scan of all.
+      const gone = arrived.shift();
+      for (let index = placeOf(gone.x, false); index < points.length; index += 1) {
+        if (points[index] === gone) {
+          points.splice(index, 1);
+          break;
+        }
+      }
     }
     pending = true;
   };
