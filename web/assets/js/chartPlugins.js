@@ -96,6 +96,47 @@ export const sequencePaths = (sequences) => (u, seriesIndex) => {
 };
 
 /**
+ * A `draw` hook that strokes one sequence's points again, bolder, over the others: on a time axis where
+ * subjects overlap, the subject whose states are banded (`sequenceOf()`). `lines` are the series to
+ * stroke, as { index, color }; `sequences[i]` is the sequence of point i.
+ */
+export const boldLinesOf = (sequenceOf, sequences, lines) => (u) => {
+  const { ctx, bbox } = u;
+  const xs = u.data[0];
+  const focused = sequenceOf();
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+  ctx.clip();
+  ctx.lineWidth = 3 * devicePixelRatio;
+  ctx.lineJoin = 'round';
+  for (const { index: seriesIndex, color } of lines) {
+    const series = u.series[seriesIndex];
+    if (!series.show) {
+      continue;
+    }
+    const values = u.data[seriesIndex];
+    ctx.strokeStyle = color;
+    ctx.beginPath();
+    let started = false;
+    for (let index = 0; index < xs.length; index += 1) {
+      if (sequences[index] === focused && values[index] !== null && values[index] !== undefined) {
+        const x = u.valToPos(xs[index], 'x', true);
+        const y = u.valToPos(values[index], series.scale, true);
+        if (started) {
+          ctx.lineTo(x, y);
+        } else {
+          ctx.moveTo(x, y);
+          started = true;
+        }
+      }
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+};
+
+/**
  * State bands behind grid and lines, and dashed lines where a sequence starts (unless too many to read).
  * `runsOf()` gives the bands to draw now, { state, x0, x1 }, and starts are x positions, in the x scale's
  * own units (interactions, or milliseconds on a time axis): the caller knows where a state's stretch

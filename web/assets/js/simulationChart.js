@@ -1,6 +1,6 @@
 import uPlot from '../vendor/uPlot.esm.js';
 import { interactionLayout, timeLayout } from './chartLayout.js';
-import { bandsPlugin, latestLegendPlugin, sequencePaths } from './chartPlugins.js';
+import { bandsPlugin, boldLinesOf, latestLegendPlugin, sequencePaths } from './chartPlugins.js';
 import { chartSpecFor, fieldLabel } from './chartSpec.js';
 import { el } from './dom.js';
 import { formatInteger, formatNumber, formatUtcInstant, plural } from './format.js';
@@ -214,41 +214,6 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
   if (layout.overlap) {
     container.dataset.bandsOf = String(focus.sequence);
   }
-  /** The focused subject's lines again, bolder, over the others (overlapping subjects only): [{ index, color }]. */
-  const boldFocus = (lines) => (u) => {
-    const { ctx, bbox } = u;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
-    ctx.clip();
-    ctx.lineWidth = 3 * devicePixelRatio;
-    ctx.lineJoin = 'round';
-    for (const { index: seriesIndex, color } of lines) {
-      const series = u.series[seriesIndex];
-      if (!series.show) {
-        continue;
-      }
-      ctx.strokeStyle = color;
-      ctx.beginPath();
-      let started = false;
-      const values = u.data[seriesIndex];
-      for (let index = 0; index < xs.length; index += 1) {
-        if (layout.sequences[index] === focus.sequence && values[index] !== null && values[index] !== undefined) {
-          const x = u.valToPos(xs[index], 'x', true);
-          const y = u.valToPos(values[index], series.scale, true);
-          if (started) {
-            ctx.lineTo(x, y);
-          } else {
-            ctx.moveTo(x, y);
-            started = true;
-          }
-        }
-      }
-      ctx.stroke();
-    }
-    ctx.restore();
-  };
-
   spec.panels.forEach((panel, panelIndex) => {
     const last = panelIndex === spec.panels.length - 1;
     const marker = panelIndex === 0 ? spec.marker : null;
@@ -330,7 +295,9 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
       cursor: { y: false, drag: { x: true, y: false }, sync: { key: syncKey } },
       hooks: {
         setLegend: [follow],
-        draw: layout.overlap ? [boldFocus(panel.fields.map((field, index) => ({ index: 1 + shadows.length + index, color: LINE_COLORS[index % LINE_COLORS.length] })))] : [],
+        draw: layout.overlap
+          ? [boldLinesOf(() => focus.sequence, layout.sequences, panel.fields.map((field, index) => ({ index: 1 + shadows.length + index, color: LINE_COLORS[index % LINE_COLORS.length] })))]
+          : [],
         setScale: [
           (u, key) => {
             if (key !== 'x') {

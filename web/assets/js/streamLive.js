@@ -1,8 +1,9 @@
 import { api } from './api.js';
 import { byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
-import { chartSpecFor, fieldLabel } from './chartSpec.js';
+import { fieldLabel } from './chartSpec.js';
 import { formatDateTime, formatInteger, formatNumber, formatUtcInstant, plural } from './format.js';
+import { streamEventHead, streamEventRow, streamField, streamSummary } from './streamEventRow.js';
 import { sourceOf, statusBadge } from './streamsList.js';
 
 // One stream, ticking live (docs/console.md "Streams"): its events read with EventSource from
@@ -12,49 +13,11 @@ import { sourceOf, statusBadge } from './streamsList.js';
 
 /** Rows of the table: the latest envelopes, newest first. */
 const TABLE_ROWS = 50;
-const IDS = new Set(['sequence_id', 'interaction_id']);
 const MARKS_TEXT = 'Small filled dots are on time, rings are late, large rings are duplicates.';
 // What the status says beside a running stream's badge.
 const CONNECTING = 'Connecting…';
 const WAITING = 'Waiting for the first event.';
 const LIVE = 'Live: each event arrives when it is due.';
-
-/** A delay in words: "850 ms", "3.2 s", "4 min 5 s", "2 h 10 min". */
-const formatDelay = (ms) => {
-  if (ms < 1000) {
-    return `${formatInteger(ms)} ms`;
-  }
-  const seconds = ms / 1000;
-  if (seconds < 60) {
-    return `${formatNumber(Math.round(seconds * 10) / 10)} s`;
-  }
-  const whole = Math.round(seconds);
-  if (whole < 3600) {
-    return `${Math.floor(whole / 60)} min ${whole % 60} s`;
-  }
-  return `${Math.floor(whole / 3600)} h ${Math.floor((whole % 3600) / 60)} min`;
-};
-
-/** How an envelope was delivered, in words: the table never relies on colour alone. */
-const deliveryCell = (envelope) => {
-  if (envelope.duplicate) {
-    return el('td', { className: 'delivery' }, el('span', { className: 'badge badge-duplicate' }, 'Duplicate'), envelope.delay_ms > 0 ? `, late by ${formatDelay(envelope.delay_ms)}` : '');
-  }
-  if (envelope.delay_ms > 0) {
-    return el('td', { className: 'delivery' }, el('span', { className: 'badge badge-late' }, 'Late'), ` by ${formatDelay(envelope.delay_ms)}`);
-  }
-  return el('td', { className: 'delivery' }, 'On time');
-};
-
-/** The field the chart and the table follow: the preset's first charted one, else the first number. */
-const fieldFor = (entry) => {
-  const spec = chartSpecFor(entry, []);
-  const first = spec?.panels[0]?.fields[0];
-  if (first !== undefined) {
-    return first;
-  }
-  return (entry?.record_fields ?? []).find((field) => (field.type === 'number' || field.type === 'integer') && !IDS.has(field.name))?.name ?? null;
-};
 
 export const setUpStreamLive = ({ catalogOf, onEnded }) => {
   const card = byId('stream-live');
@@ -117,7 +80,7 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
         body.replaceChildren();
       }
       for (const envelope of own.pending) {
-        body.prepend(row(own, envelope));
+        body.prepend(streamEventRow(envelope, own.field));
       }
       own.pending = [];
       while (body.childElementCount > TABLE_ROWS) {
@@ -139,25 +102,6 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
     if (own.frame === 0) {
       own.frame = requestAnimationFrame(() => flush(own));
     }
-  };
-
-  const row = (own, envelope) => {
-    const { record } = envelope;
-    const value = own.field === null ? '' : record[own.field];
-    return el(
-      'tr',
-      {
-        className: [envelope.delay_ms > 0 ? 'is-late' : '', envelope.duplicate ? 'is-duplicate' : ''].join(' ').trim(),
-        attrs: { 'data-position': envelope.position, 'data-delay-ms': envelope.delay_ms, 'data-duplicate': envelope.duplicate },
-      },
-      el('td', { className: 'num' }, formatInteger(envelope.position)),
-      // How it was delivered comes second: on a phone it is in view without scrolling the table.
-      deliveryCell(envelope),
-      el('td', {}, formatUtcInstant(Date.parse(record.event_time))),
-      el('td', { className: 'num' }, String(record.sequence_id)),
-      el('td', {}, String(record.state ?? '')),
-      el('td', { className: 'num' }, typeof value === 'number' ? formatNumber(value) : String(value ?? '')),
-    );
   };
 
   const receive = (own, envelope) => {
@@ -315,20 +259,12 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
     if (focus) {
       title.focus();
     }
-    byId('stream-summary').textContent = summaryOf(stream);
+    byId('stream-summary').textContent = streamSummary(stream);
     curl.textContent = `curl -N -H "Authorization: Bearer $BSS_API_KEY" \\\n  "${window.location.origin}${stream.events_url}"`;
     showStatus(stream, stream.status === 'running' ? CONNECTING : 'Reading its events…');
     const entry = catalogOf(stream.request);
-    own.field = fieldFor(entry);
-    head.replaceChildren(
-      el(
-        'tr',
-        {},
-        ...['Position', 'Delivery', 'Event time', 'Sequence', 'State', own.field === null ? 'Value' : fieldLabel(own.field)].map((name, index) =>
-          el('th', { className: [0, 3, 5].includes(index) ? 'num' : '', attrs: { scope: 'col' } }, name),
-        ),
-      ),
-    );
+    own.field = streamField(entry);
+    head.replaceChildren(streamEventHead(own.field));
     body.replaceChildren(el('tr', {}, el('td', { className: 'muted', colSpan: 6 }, 'Waiting for the first event…')));
     const { drawStreamChart, CHART_WINDOW, MARKS } = await import('./streamChart.js');
     if (view !== own) {
@@ -409,21 +345,4 @@ export const setUpStreamLive = ({ catalogOf, onEnded }) => {
   };
 
   return { open, close, cancelled, rememberSecret };
-};
-
-/** The stream's inputs in one sentence. */
-const summaryOf = (stream) => {
-  const request = stream.request ?? {};
-  const disorder = request.disorder ?? {};
-  const parts = [
-    `Seed ${request.seed}, population ${formatInteger(request.population ?? 100)}, speed ${formatNumber(stream.speed)}× (event-time seconds a second), events from ${formatUtcInstant(Date.parse(stream.start_time))}.`,
-  ];
-  if ((disorder.late_share ?? 0) > 0 || (disorder.duplicate_share ?? 0) > 0) {
-    parts.push(
-      `Disorder: ${formatNumber((disorder.late_share ?? 0) * 100)}% late by up to ${formatInteger(disorder.max_delay_s ?? 60)} s, ${formatNumber((disorder.duplicate_share ?? 0) * 100)}% duplicated.`,
-    );
-  }
-  parts.push(stream.sink?.type === 'webhook' ? `Also POSTed to ${stream.sink.url}.` : 'Read here and with curl.');
-  parts.push(`Created ${formatDateTime(stream.created_at)}.`);
-  return parts.join(' ');
 };
