@@ -90,7 +90,18 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
   if (closed) return;
   if (row.status === 'running') {
     await refresh();
-    if (row.status === 'running' && lastDueMs > 0 && events.next() === undefined) {
+    if (row.sink['type'] === 'webhook') {
+      // A webhook stream is complete when its batches are acknowledged, which only its worker knows: a
+      // reader that has read every event waits for the end the worker records (a reader completing it
+      // would stop the deliveries still to come), with the keep-alives of any wait.
+      while (!closed && row.status === 'running') {
+        const now = Date.now();
+        if (now - lastWrite >= KEEP_ALIVE_MS) await write(': keep-alive\n\n');
+        await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(STATUS_CHECK_MS, KEEP_ALIVE_MS - (now - lastWrite)))));
+        await refresh();
+      }
+      if (closed) return;
+    } else if (row.status === 'running' && lastDueMs > 0 && events.next() === undefined) {
       // The last event is delivered: completing is idempotent with the worker's (same finished_at).
       await completeStream(services.pool, { id: row.id, finishedMs: createdMs + lastDueMs });
       await refresh();

@@ -65,10 +65,10 @@ test.serial('a person signs in, reads a new key once, charts a finance run, down
 
   // 4. A finance simulation, drawn as a chart with its table and reproducibility line.
   await goTo(page, 'Run');
-  await page.getByLabel('Preset').selectOption('finance');
-  await page.getByLabel('Profile').selectOption('growth_investor');
-  await page.getByLabel('Seed').fill('20240');
-  await page.getByLabel('Number of interactions').fill('300');
+  await page.locator('#simulate').getByLabel('Preset').selectOption('finance');
+  await page.locator('#simulate').getByLabel('Profile').selectOption('growth_investor');
+  await page.locator('#simulate').getByLabel('Seed').fill('20240');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('300');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
   t.true((await countPixelsNear(page, '#sim-chart canvas', [31, 95, 191])) > 200, 'the portfolio_value line is drawn');
@@ -244,10 +244,10 @@ test.serial('too many runs say when to retry, and the console fits a phone scree
   t.true(await fitsWidth(page), 'no sideways scrolling at 390 px');
 
   await goTo(page, 'Run');
-  await page.getByLabel('Number of interactions').fill('10');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('10');
   // The free plan admits 5 runs a minute; the sixth is refused with Retry-After.
   for (let run = 1; run <= 6; run += 1) {
-    await page.getByLabel('Seed').fill(String(run));
+    await page.locator('#simulate').getByLabel('Seed').fill(String(run));
     await page.getByRole('button', { name: 'Run simulation' }).click();
     await page.locator('#sim-run:not([aria-disabled="true"])').waitFor();
   }
@@ -332,8 +332,8 @@ test.serial('the run history pages newest first, filters by preset, shows a run 
     });
   }
   await goTo(page, 'Run');
-  await page.getByLabel('Seed').fill('31');
-  await page.getByLabel('Number of interactions').fill('200');
+  await page.locator('#simulate').getByLabel('Seed').fill('31');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('200');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="200"]').waitFor({ timeout: 30_000 });
   await goTo(page, 'History');
@@ -412,7 +412,7 @@ test.serial('the run history pages newest first, filters by preset, shows a run 
   const rerun = (await rows.first().locator('td').allTextContents()).slice(0, 6);
   t.deepEqual([rerun[0], rerun[1], rerun[3], rerun[4]], ['Finance', 'Balanced investor', '200', 'Completed']);
   t.not(rerun[2], '31');
-  t.is(await page.getByLabel('Seed').inputValue(), '');
+  t.is(await page.locator('#simulate').getByLabel('Seed').inputValue(), '');
   await shoot(t, page, '15-history-run-again');
   t.deepEqual(policyViolations(problems), []);
   t.deepEqual(problems, []);

@@ -13,8 +13,8 @@ test.serial('"Copy link" on a completed run puts a download link on the clipboar
   await signIn(t, page, { subject: '7101', email: 'grace@example.test', name: 'Grace Hopper' });
 
   await goTo(page, 'Run');
-  await page.getByLabel('Seed').fill('77');
-  await page.getByLabel('Number of interactions').fill('150');
+  await page.locator('#simulate').getByLabel('Seed').fill('77');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('150');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="150"]').waitFor({ timeout: 30_000 });
   await goTo(page, 'History');

@@ -85,10 +85,10 @@ test.serial('a gallery model: checked as typed with problems on their lines, its
   // 4. "Run it": the Run page with the model chosen, and a run of it.
   await page.getByRole('button', { name: 'Run it' }).click();
   await page.waitForURL(`${stack.url}/account/run?model=checkout_funnel`);
-  t.is(await page.getByLabel('Preset').inputValue(), 'model:checkout_funnel');
-  t.deepEqual(await page.getByLabel('Profile').locator('option').allTextContents(), ['Baymard 2024', 'Mobile heavy']);
-  await page.getByLabel('Seed').fill('42');
-  await page.getByLabel('Number of interactions').fill('300');
+  t.is(await page.locator('#simulate').getByLabel('Preset').inputValue(), 'model:checkout_funnel');
+  t.deepEqual(await page.locator('#simulate').getByLabel('Profile').locator('option').allTextContents(), ['Baymard 2024', 'Mobile heavy']);
+  await page.locator('#simulate').getByLabel('Seed').fill('42');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('300');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
   t.regex((await page.locator('#sim-repro').textContent()) ?? '', /^Reproducible: model checkout_funnel@2, profile baymard_2024, seed 42, engine /);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ExecutionContext, TestFn } from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { artifactsDir, type BrowserStack, launchChromium, startBrowserStack } from '../helpers/browser.ts';
+import { artifactsDir, type BrowserStack, type BrowserStackOptions, launchChromium, startBrowserStack } from '../helpers/browser.ts';
 
 // What the console's browser tests share: the stack and browser of a test file, a page that records
 // console errors and policy refusals, signing in by clicking, screenshots, and a few pixel checks.
@@ -32,10 +32,10 @@ export interface ConsoleContext {
 }
 
 /** The whole service and a headless Chromium for one test file; screenshots under `name`. */
-export const useConsoleStack = (test: TestFn<ConsoleContext>, name: string): void => {
+export const useConsoleStack = (test: TestFn<ConsoleContext>, name: string, options: BrowserStackOptions = {}): void => {
   test.before(async (t) => {
     t.context.shots = await artifactsDir(name);
-    t.context.stack = await startBrowserStack();
+    t.context.stack = await startBrowserStack(options);
     t.context.browser = await launchChromium();
   });
   test.after.always(async (t) => {

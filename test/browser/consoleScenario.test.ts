@@ -65,9 +65,9 @@ test.serial('a market crash on sequence 1: its window hatched on the chart and h
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7201', email: 'hedy@example.test', name: 'Hedy Lamarr' });
   await goTo(page, 'Run');
-  await page.getByLabel('Preset').selectOption('finance');
-  await page.getByLabel('Seed').fill('42');
-  await page.getByLabel('Number of interactions').fill('300');
+  await page.locator('#simulate').getByLabel('Preset').selectOption('finance');
+  await page.locator('#simulate').getByLabel('Seed').fill('42');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('300');
   t.is(await page.locator('#scenario-count').textContent(), 'No events: the run is made as usual.');
 
   // 1. The editor, by keyboard: Add puts the focus on the new event's type; its description is the catalog's.
@@ -108,10 +108,17 @@ test.serial('a market crash on sequence 1: its window hatched on the chart and h
   await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
   const inWindow = result.data.filter((record) => record.scenario_event === 'market_crash');
   t.true(inWindow.length > 0 && inWindow.every((record) => record.sequence_id === 1));
+  // Sequence 1 comes first (order "sequence"), so its steps are its interaction ids.
   const from = Number(inWindow[0]?.interaction_id);
   const to = Number(inWindow.at(-1)?.interaction_id);
   t.is(from, 10);
-  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', new RegExp(`Scenario event market_crash on sequence 1, interactions ${from}–${to} \\(hatched\\)\\.`));
+  // On engine 4's time axis a window is named by its steps and its instants (UTC).
+  const instant = (iso: unknown) => `${String(iso).slice(0, 10)} ${String(iso).slice(11, 19)} UTC`;
+  t.true(
+    ((await page.locator('#sim-chart-caption').textContent()) ?? '').includes(
+      `Scenario event market_crash on sequence 1, steps ${from}–${to}, ${instant(inWindow[0]?.event_time)} to ${instant(inWindow.at(-1)?.event_time)} (hatched).`,
+    ),
+  );
   t.true((await countPixelsNear(page, FIRST_PANEL, EVENT_RGB)) > 300, 'the window is hatched and labelled in its colour');
   t.deepEqual(await page.locator('#sim-scenario-legend li').allTextContents(), ['market_crash (event window)']);
   // The table: the scenario_event column last, the window's rows highlighted and named.
@@ -145,7 +152,7 @@ test.serial('a market crash on sequence 1: its window hatched on the chart and h
   t.is(await page.locator('#sim-figure').getAttribute('data-counterfactual'), String(shared));
   await shootPart(t, page, '#sim-figure', '03-counterfactual');
   const labels = await page.locator('#sim-chart .chart-panel').first().locator('.u-legend .u-label').allTextContents();
-  t.deepEqual(labels.slice(0, 3), ['Interaction', 'With scenario', 'Counterfactual']);
+  t.deepEqual(labels.slice(0, 3), ['Event time', 'With scenario', 'Counterfactual']);
   t.deepEqual((await page.locator('#sim-scenario-legend li').allTextContents()).slice(1), [
     'With scenario (solid)',
     'Counterfactual, without the scenario (dashed grey)',
@@ -205,15 +212,15 @@ test.serial('every problem of the scenario at once, in words: bounds and an even
       posted.push(request.url());
     }
   });
-  await page.getByLabel('Preset').selectOption('finance');
-  await page.getByLabel('Number of interactions').fill('50');
+  await page.locator('#simulate').getByLabel('Preset').selectOption('finance');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('50');
   await page.getByRole('button', { name: 'Add an event' }).click();
   const first = event(page, 1);
   await first.getByLabel('Event type').selectOption('market_crash');
   await first.getByLabel('Duration (steps)').fill('2000');
   await first.getByLabel('Intensity').fill('5');
   // The preset changes under the event: its type stays, marked, rather than silently becoming another.
-  await page.getByLabel('Preset').selectOption('healthcare');
+  await page.locator('#simulate').getByLabel('Preset').selectOption('healthcare');
   t.is(await first.getByLabel('Event type').inputValue(), 'market_crash');
 
   await page.getByRole('button', { name: 'Run simulation' }).click();

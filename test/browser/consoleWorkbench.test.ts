@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { findAccountsByEmail } from '../../shared/db/queries/accounts.ts';
 import { buildApiKey } from '../helpers/factories.ts';
 import { insertSettledRuns } from '../usage/usageFixtures.ts';
-import { type ConsoleContext, countPixelsNear, fitsWidth, goTo, openPage, type PageWindow, policyViolations, shoot, signIn, useConsoleStack } from './consolePage.ts';
+import { type ConsoleContext, countPixelsNear, fitsWidth, goTo, openPage, type PageWindow, policyViolations, shoot, shootPart, signIn, useConsoleStack } from './consolePage.ts';
 
 // The console as a small application (issue 38): its pages, each its own URL, and the layout defects
 // measured on the one long page it was, each checked by measuring boxes in the browser.
@@ -91,13 +91,14 @@ test.serial('pages: each its own URL, deep links and the back button work, the f
   await page.locator('#usage-daily').waitFor();
   t.is(await page.title(), 'Usage · Console · Behavioral Simulation Service');
   t.is((await fetch(`${stack.url}/account/nowhere`)).status, 404);
-  // Streams has no API yet: the page says so plainly.
+  // Streams: the form to start one and the account's streams.
   await goTo(page, 'Streams');
-  t.regex((await page.locator('#streams-coming').textContent()) ?? '', /^Coming: this service has no streaming API yet\./);
+  t.true(await page.getByRole('region', { name: 'Start a live stream' }).isVisible());
+  t.true(await page.getByRole('region', { name: 'Your streams', exact: true }).isVisible());
 
   // Every page, at a desk and on a phone, without sideways scrolling (the Run page with a result on it).
   await goTo(page, 'Run');
-  await page.getByLabel('Number of interactions').fill('200');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('200');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="200"]').waitFor({ timeout: 30_000 });
   for (const width of [1280, 390]) {
@@ -116,9 +117,9 @@ test.serial('defects 1 and 2: the fidelity table fits its box and lists no fact 
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7302', email: 'frances@example.test', name: 'Frances Allen' });
   await goTo(page, 'Run');
-  await page.getByLabel('Preset').selectOption('finance');
-  await page.getByLabel('Seed').fill('11');
-  await page.getByLabel('Number of interactions').fill('200');
+  await page.locator('#simulate').getByLabel('Preset').selectOption('finance');
+  await page.locator('#simulate').getByLabel('Seed').fill('11');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('200');
   await page.getByRole('button', { name: 'Run simulation' }).click();
   await page.locator('#sim-figure[data-points="200"]').waitFor({ timeout: 30_000 });
   await page.locator('#sim-fidelity:not([data-facts="0"])[data-facts]').waitFor({ timeout: 30_000 });
@@ -143,25 +144,36 @@ test.serial('defect 3: a run with a scenario opens on its first event window, an
   const { page, problems } = await openPage(t);
   await signIn(t, page, { subject: '7303', email: 'radia@example.test', name: 'Radia Perlman' });
   await goTo(page, 'Run');
-  await page.getByLabel('Preset').selectOption('finance');
-  await page.getByLabel('Seed').fill('42');
-  await page.getByLabel('Number of interactions').fill('400');
+  await page.locator('#simulate').getByLabel('Preset').selectOption('finance');
+  await page.locator('#simulate').getByLabel('Seed').fill('42');
+  await page.locator('#simulate').getByLabel('Number of interactions').fill('400');
   await page.getByRole('button', { name: 'Add an event' }).click();
   const event = page.getByRole('group', { name: 'Event 1' });
   await event.getByLabel('Event type').selectOption('market_crash');
   await event.getByLabel('Sequence').fill('1');
   await event.getByLabel('Starts at step').fill('30');
   await event.getByLabel('Duration (steps)').fill('6');
-  await page.getByRole('button', { name: 'Run simulation' }).click();
+  const [response] = await Promise.all([
+    page.waitForResponse((candidate) => candidate.url().endsWith('/v1/simulations') && candidate.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Run simulation' }).click(),
+  ]);
+  const { data } = (await response.json()) as { data: Record<string, string | number | null>[] };
   await page.locator('#sim-figure[data-points="400"]').waitFor({ timeout: 30_000 });
 
-  // The window (6 records of 400) takes a good part of the plot without any dragging.
+  // Engine 4: the chart is on its event-time axis, and opens on the window (steps 30–35 of sequence 1)
+  // without any dragging, the window a good part of the plot.
+  t.is(await page.locator('#sim-figure').getAttribute('data-axis'), 'time');
+  const window = data.filter((record) => record.sequence_id === 1 && record.scenario_event === 'market_crash').map((record) => Date.parse(String(record.event_time)));
+  t.is(window.length, 6);
   const zoom = (await page.locator('#sim-figure').getAttribute('data-zoom')) ?? '';
-  t.regex(zoom, /^\d+-\d+$/);
-  const [min = 0, max = 0] = zoom.split('-').map(Number);
-  t.true(min <= 30 && max >= 35, `the window 30–35 is in view (${zoom})`);
-  t.true(6 / (max - min) >= 0.15, `the window is at least 15 % of the plot (${zoom})`);
-  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', /The chart opens on the first event window, interactions \d+–\d+; double-click it to see the whole run\./);
+  t.regex(zoom, /^\d{4}-\d\d-\d\dT[\d:.]+Z\/\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+  const [min = 0, max = 0] = zoom.split('/').map((instant) => Date.parse(instant));
+  const first = Math.min(...window);
+  const last = Math.max(...window);
+  t.true(min <= first && max >= last, `the window ${new Date(first).toISOString()}–${new Date(last).toISOString()} is in view (${zoom})`);
+  t.true((last - first) / (max - min) >= 0.15, `the window is at least 15 % of the plot (${zoom})`);
+  t.is(await page.locator('#sim-chart').getAttribute('data-x-range'), zoom, 'the x scale is on the window');
+  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', /The chart opens on the first event window, \d{4}-\d\d-\d\d [\d:.]+ UTC to \d{4}-\d\d-\d\d [\d:.]+ UTC; double-click it to see the whole run\./);
 
   await page.getByRole('button', { name: 'Run the counterfactual' }).click();
   await page.getByRole('button', { name: 'Hide the counterfactual' }).waitFor({ timeout: 30_000 });
@@ -171,6 +183,86 @@ test.serial('defect 3: a run with a scenario opens on its first event window, an
   t.true((await countPixelsNear(page, '#sim-chart .chart-panel:first-child canvas', RUN_LINE_RGB)) > 200, 'and the run itself');
   t.is(await page.locator('#sim-figure').getAttribute('data-zoom'), zoom, 'still on the window');
   await shoot(t, page, 'scenario-zoomed');
+  t.deepEqual(problems, []);
+});
+
+test.serial('time axis: an engine-4 run of order "time" is charted over its event times in UTC, each subject its own line, the x scale from its first event to its last; order, population and start time come from the form', async (t) => {
+  const { page, problems } = await openPage(t);
+  await signIn(t, page, { subject: '7305', email: 'grace@example.test', name: 'Grace Hopper' });
+  await goTo(page, 'Run');
+  const form = page.locator('#simulate');
+  await form.getByLabel('Preset').selectOption('healthcare');
+  await form.getByLabel('Seed').fill('5');
+  await form.getByLabel('Number of interactions').fill('300');
+  await form.getByLabel('Order').selectOption('time');
+  await form.getByLabel('Population').fill('8');
+  await form.getByLabel('Start time (UTC)').fill('2026-03-02T09:30');
+  const [response] = await Promise.all([
+    page.waitForResponse((candidate) => candidate.url().endsWith('/v1/simulations') && candidate.request().method() === 'POST'),
+    form.getByRole('button', { name: 'Run simulation' }).click(),
+  ]);
+  t.like(response.request().postDataJSON(), { preset: 'healthcare', order: 'time', population: 8, start_time: '2026-03-02T09:30:00.000Z' });
+  const result = (await response.json()) as { order: string; population: number; data: Record<string, string | number | null>[] };
+  t.is(result.order, 'time');
+  await page.locator('#sim-figure[data-points="300"]').waitFor({ timeout: 30_000 });
+
+  // A real time axis: x is the event time, the scale exactly the run's first to last event (order "time": the
+  // first and last records), ticked with dates and times, not interaction numbers.
+  const chart = page.locator('#sim-chart');
+  t.is(await chart.getAttribute('data-axis'), 'time');
+  const times = result.data.map((record) => Date.parse(String(record.event_time)));
+  t.deepEqual(times, [...times].sort((a, b) => a - b), 'order "time": the records in event-time order');
+  t.true((times[0] ?? 0) >= Date.parse('2026-03-02T09:30:00.000Z'));
+  t.is(await chart.getAttribute('data-x-range'), `${String(result.data[0]?.event_time)}/${String(result.data.at(-1)?.event_time)}`);
+  const ticks = JSON.parse((await chart.getAttribute('data-x-ticks')) ?? '[]') as string[];
+  t.true(ticks.length >= 3, `ticks: ${ticks.join(' | ')}`);
+  const dateOrTime = /^(\d{2}:\d{2}(:\d{2}(\.\d{3})?)?|[A-Z][a-z]{2} \d{1,2}|[A-Z][a-z]{2}( \d{4})?)(\n([A-Z][a-z]{2} \d{1,2}|\d{4}))?$/;
+  for (const label of ticks) {
+    t.regex(label, dateOrTime);
+  }
+  t.true(ticks[0]?.includes('\n'), 'the first tick names its day (or year) too');
+  // The legend reads the latest record at its instant, with its subject and state.
+  const legend = page.locator('#sim-chart .chart-panel').first().locator('.u-legend');
+  t.is((await legend.locator('.u-label').allTextContents())[0], 'Event time');
+  const last = result.data.at(-1);
+  t.is((await legend.locator('.u-value').allTextContents())[0], `${String(last?.event_time).slice(0, 10)} ${String(last?.event_time).slice(11, 23).replace(/\.000$/, '')} UTC · sequence ${last?.sequence_id} · ${last?.state}`);
+  // The patients overlap in time: each its own line, the states shaded those of the subject in the legend.
+  const sequences = new Set(result.data.map((record) => record.sequence_id)).size;
+  t.true(sequences >= 8);
+  t.regex((await page.locator('#sim-chart-caption').textContent()) ?? '', new RegExp(`${sequences} sequences, each its own line; they overlap in time`));
+  t.is(await chart.getAttribute('data-bands-of'), String(last?.sequence_id));
+  t.true((await countPixelsNear(page, '#sim-chart .chart-panel:first-child canvas', RUN_LINE_RGB)) > 200, 'the lines are drawn');
+  // Pointing at another moment shades that record's subject.
+  const plot = page.locator('#sim-chart .chart-panel').first().locator('.u-over');
+  const box = await plot.boundingBox();
+  if (box === null) {
+    t.fail('no plot area');
+    return;
+  }
+  await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2, { steps: 4 });
+  const pointed = /sequence (\d+)/.exec((await legend.locator('.u-value').allTextContents())[0] ?? '')?.[1] ?? '';
+  await page.locator(`#sim-chart[data-bands-of="${pointed}"]`).waitFor();
+  await page.mouse.move(5, 5, { steps: 2 });
+  // The same run through the API says its order, population and start.
+  const request = (await page.locator('#sim-request').textContent()) ?? '';
+  for (const part of ['"order": "time"', '"population": 8', '"start_time": "2026-03-02T09:30:00.000Z"']) {
+    t.true(request.includes(part), part);
+  }
+  await shootPart(t, page, '#sim-figure', 'run-time-axis-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  t.true(await fitsWidth(page), 'no sideways scrolling at 390 px');
+  await page.locator('#sim-figure').scrollIntoViewIfNeeded();
+  await shootPart(t, page, '#sim-figure', 'run-time-axis-390');
+
+  // Run again from the history: the same order, population and start, a new seed.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await goTo(page, 'History');
+  const [again] = await Promise.all([
+    page.waitForRequest((candidate) => candidate.url().endsWith('/v1/simulations') && candidate.method() === 'POST'),
+    page.locator('#history-body tr').first().getByRole('button', { name: /^Run the .* again with new random draws$/ }).click(),
+  ]);
+  t.like(again.postDataJSON(), { preset: 'healthcare', order: 'time', population: 8, start_time: '2026-03-02T09:30:00.000Z' });
+  t.is(await form.getByLabel('Order').inputValue(), 'time');
   t.deepEqual(problems, []);
 });
 

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { TEST_REDIS } from '../helpers/testRedis.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { startStreamWorker, type StreamWorker } from '../../worker/streams/startStreamWorker.ts';
+import { readSse } from './readSse.ts';
 
 let app: TestApp;
 let worker: StreamWorker;
@@ -18,8 +19,8 @@ interface Received {
   readonly idempotencyKey: string;
 }
 
-/** A real local receiver: records every POST and answers what `answer` says for it. */
-const startReceiver = async (answer: (index: number, body: string) => number | 'hang') => {
+/** A real local receiver: records every POST and answers what `answer` says for it (when it says). */
+const startReceiver = async (answer: (index: number, body: string) => number | 'hang' | Promise<number>) => {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -27,8 +28,9 @@ const startReceiver = async (answer: (index: number, body: string) => number | '
     request.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       received.push({ body, signature: String(request.headers['bss-signature']), idempotencyKey: String(request.headers['idempotency-key']) });
-      const status = answer(received.length - 1, body);
-      if (status !== 'hang') response.writeHead(status).end();
+      void Promise.resolve(answer(received.length - 1, body)).then((status) => {
+        if (status !== 'hang') response.writeHead(status).end();
+      });
     });
   });
   server.listen(0, '127.0.0.1');
@@ -74,7 +76,7 @@ const createStream = async (body: Record<string, unknown>) => {
   });
   const created = (await response.json()) as Record<string, any>;
   const get = async () => (await (await fetch(`${app.url}/v1/streams/${created['id']}`, { headers: { Authorization: `Bearer ${key}` } })).json()) as Record<string, any>;
-  return { status: response.status, created, get };
+  return { status: response.status, created, get, key };
 };
 
 /** The receiver's check of docs/streams.md: HMAC-SHA256 of "<t>.<body>" with the secret. */
@@ -122,6 +124,35 @@ test.serial('webhook: signed batches in order, one in flight; a refused batch is
     t.true(acknowledged.every((body) => body.events.length <= 25 && body.stream_id === created['id']));
     t.is(mostInFlight, 1);
   } finally {
+    await receiver.close();
+  }
+});
+
+test.serial('an SSE reader of a webhook stream (the console watching it) never ends it: a batch refused while the reader reaches the end is still retried and delivered, and the reader\'s end carries the Stream the worker completed', async (t) => {
+  // The first batch is answered 503 only once the reader has read every event: the worker then retries
+  // it after the reader reached the end, which must not have ended the stream.
+  let release: (status: number) => void = () => {};
+  const held = new Promise<number>((resolve) => {
+    release = resolve;
+  });
+  const receiver = await startReceiver((index) => (index === 0 ? held : 200));
+  try {
+    const { created, get, key } = await createStream({ ...STREAM, disorder: undefined, sink: { type: 'webhook', url: receiver.url, batch_max: 10, batch_ms: 50 } });
+    const read = await readSse(`${app.url}${created['events_url']}`, key, {
+      onProgress: (messages) => {
+        if (messages >= STREAM.num_interactions) release(503);
+      },
+    });
+    t.is(read.events.length, STREAM.num_interactions);
+    const end = JSON.parse(read.end ?? '{}') as Record<string, unknown>;
+    t.is(end['status'], 'completed');
+    const done = await get();
+    t.is(done['status'], 'completed');
+    const acknowledged = receiver.received.slice(1).flatMap((request) => (JSON.parse(request.body) as { events: { position: number }[] }).events.map((event) => event.position));
+    t.deepEqual(acknowledged, read.events.map((event) => event.id), 'the webhook received every event the reader read, batch 1 again after its 503');
+    t.is(done['delivered'], read.events.length);
+  } finally {
+    release(503);
     await receiver.close();
   }
 });

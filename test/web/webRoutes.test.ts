@@ -80,7 +80,11 @@ test("the console's pages below /account are the same document under the same po
     t.true((response.headers.get('content-security-policy') ?? '').includes("script-src 'self'"), page);
     t.is(await response.text(), console, page);
   }
-  for (const path of ['/account/nowhere', '/account/run/more', '/account/constructor']) {
+  // A stream's own page (a deep link to it) is the same document; only a stream id names one.
+  const stream = await get(t, '/account/streams/0b6f1f4e-3c1a-4d5e-9f00-1234567890ab');
+  t.is(stream.status, 200);
+  t.is(await stream.text(), console);
+  for (const path of ['/account/nowhere', '/account/run/more', '/account/constructor', '/account/streams/not-an-id', '/account/keys/0b6f1f4e-3c1a-4d5e-9f00-1234567890ab']) {
     const response = await get(t, path);
     t.is(response.status, 404, path);
     await response.arrayBuffer();

@@ -5,6 +5,8 @@ import { ASSET_HEADERS, PAGE_HEADERS } from './securityHeaders.ts';
 
 /** The console's pages below /account (Overview is /account itself); web/assets/js/consoleRouter.js names the same. */
 const CONSOLE_PAGES: ReadonlySet<string> = new Set(['run', 'history', 'models', 'streams', 'keys', 'usage']);
+/** A stream's own page, /account/streams/{id} (docs/console.md "Streams"): the id as the API spells it. */
+const STREAM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // Asset URLs carry the digest of every asset, so a response under the current version never changes.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -29,6 +31,7 @@ export const webRoutes = (web: WebAssets = loadWebAssets()): Router<AppState> =>
     }
     return page('account')(ctx);
   });
+  router.get('/account/streams/:id', (ctx, next) => (STREAM_ID.test(ctx.params.id ?? '') ? page('account')(ctx) : next()));
 
   router.get('/assets/:version/*path', (ctx, next) => {
     // A lookup in the in-memory map is the whole access check: no request path ever reaches the file system.

@@ -8,6 +8,7 @@ import { setUpKeys } from './keysPanel.js';
 import { setUpModels } from './modelsPanel.js';
 import { loadPlans } from './plansPanel.js';
 import { setUpSimulation } from './simulationPanel.js';
+import { setUpStreams } from './streamsPanel.js';
 import { setUpUsageDaily } from './usageDailyPanel.js';
 import { loadUsage } from './usagePanel.js';
 
@@ -15,7 +16,7 @@ const main = byId('main');
 // The page of the URL shows at once; its content fills in as the account loads.
 // Pages that act on being shown (a model chosen for the Run page) are wired once the account has loaded.
 let pageShown = () => {};
-const router = setUpRouter({ onShow: (name, params) => pageShown(name, params) });
+const router = setUpRouter({ onShow: (name, params, item) => pageShown(name, params, item, { focus: true }) });
 const notice = byId('page-notice');
 const showNotice = (text, kind = 'error') => {
   notice.className = `notice notice-${kind}`;
@@ -78,12 +79,15 @@ const start = async () => {
       simulation.runAgain(run);
     },
   });
+  // Streams: a stream's own address opens it live; the form and the list otherwise.
+  const streams = setUpStreams({ navigate: (name, query, item) => router.navigate(name, query, item) });
   const refreshUsage = async () => {
     // The plan's limits as soon as the usage says them, not after the slower daily chart.
     const limits = loadUsage().then((usage) => {
       if (usage !== null) {
         simulation.setPlanLimit(usage.plan.max_interactions_per_request);
         keys.setPlanLimit(usage.plan.max_interactions_per_request);
+        streams.setPlanLimit(usage.plan.max_interactions_per_request);
       }
     });
     await Promise.all([limits, usageDaily.load()]);
@@ -92,7 +96,9 @@ const start = async () => {
   const loadModels = async () => {
     try {
       const summaries = await api('/v1/models');
-      simulation.setModels(await Promise.all(summaries.map((summary) => api(`/v1/models/${encodeURIComponent(summary.name)}`))));
+      const list = await Promise.all(summaries.map((summary) => api(`/v1/models/${encodeURIComponent(summary.name)}`)));
+      simulation.setModels(list);
+      await streams.setModels(list);
     } catch {
       // The Models page says why; the Run page keeps its presets.
     }
@@ -101,7 +107,12 @@ const start = async () => {
     runModel: (name) => router.navigate('run', { model: name }),
     onSaved: () => loadModels(),
   });
-  pageShown = async (name, params) => {
+  pageShown = async (name, params, item, { focus = false } = {}) => {
+    if (name === 'streams') {
+      await streams.show(item, { focus });
+    } else {
+      streams.hide();
+    }
     if (name === 'models') {
       await models.list();
     }
@@ -118,9 +129,10 @@ const start = async () => {
   } else {
     simulation.setPresets(presets);
     history.setPresets(presets);
+    streams.setPresets(presets);
   }
   await Promise.all([refreshUsage(), keys.load(), history.load(), loadPlans(account), loadModels(), models.loadGallery()]);
-  await pageShown(router.current(), new URLSearchParams(window.location.search));
+  await pageShown(router.current(), new URLSearchParams(window.location.search), router.item());
   main.removeAttribute('aria-busy');
 };
 

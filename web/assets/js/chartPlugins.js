@@ -57,8 +57,92 @@ export const sequenceGaps = (starts) => (u, seriesIndex, idx0, idx1, nullGaps) =
   return merged;
 };
 
-/** State bands behind grid and lines, and dashed lines where a sequence starts (unless too many to read). */
-export const bandsPlugin = (runs, colors, startIds) => ({
+/**
+ * A series `paths` builder that draws each sequence as its own line: on a time axis the subjects' records
+ * interleave, and one line through them all would zigzag from subject to subject. `sequences[i]` is the
+ * sequence of point i; a point with no value (null) belongs to the other series. A subject with a single
+ * point in the run gets a short tick, so it is not lost. The whole run is walked (not only the points in
+ * view) so a line that enters the view from the left is drawn; the plot clips it.
+ */
+export const sequencePaths = (sequences) => (u, seriesIndex) => {
+  const xs = u.data[0];
+  const ys = u.data[seriesIndex];
+  const scale = u.series[seriesIndex].scale;
+  const stroke = new Path2D();
+  const previous = new Map();
+  const alone = new Map();
+  for (let index = 0; index < xs.length; index += 1) {
+    const value = ys[index];
+    if (value === null || value === undefined) {
+      continue;
+    }
+    const x = u.valToPos(xs[index], 'x', true);
+    const y = u.valToPos(value, scale, true);
+    const last = previous.get(sequences[index]);
+    if (last === undefined) {
+      alone.set(sequences[index], [x, y]);
+    } else {
+      stroke.moveTo(last[0], last[1]);
+      stroke.lineTo(x, y);
+      alone.delete(sequences[index]);
+    }
+    previous.set(sequences[index], [x, y]);
+  }
+  for (const [x, y] of alone.values()) {
+    stroke.moveTo(x - 2 * devicePixelRatio, y);
+    stroke.lineTo(x + 2 * devicePixelRatio, y);
+  }
+  return { stroke, fill: null, clip: null, band: null, gaps: null, flags: 0 };
+};
+
+/**
+ * A `draw` hook that strokes one sequence's points again, bolder, over the others: on a time axis where
+ * subjects overlap, the subject whose states are banded (`sequenceOf()`). `lines` are the series to
+ * stroke, as { index, color }; `sequences[i]` is the sequence of point i.
+ */
+export const boldLinesOf = (sequenceOf, sequences, lines) => (u) => {
+  const { ctx, bbox } = u;
+  const xs = u.data[0];
+  const focused = sequenceOf();
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+  ctx.clip();
+  ctx.lineWidth = 3 * devicePixelRatio;
+  ctx.lineJoin = 'round';
+  for (const { index: seriesIndex, color } of lines) {
+    const series = u.series[seriesIndex];
+    if (!series.show) {
+      continue;
+    }
+    const values = u.data[seriesIndex];
+    ctx.strokeStyle = color;
+    ctx.beginPath();
+    let started = false;
+    for (let index = 0; index < xs.length; index += 1) {
+      if (sequences[index] === focused && values[index] !== null && values[index] !== undefined) {
+        const x = u.valToPos(xs[index], 'x', true);
+        const y = u.valToPos(values[index], series.scale, true);
+        if (started) {
+          ctx.lineTo(x, y);
+        } else {
+          ctx.moveTo(x, y);
+          started = true;
+        }
+      }
+    }
+    ctx.stroke();
+  }
+  ctx.restore();
+};
+
+/**
+ * State bands behind grid and lines, and dashed lines where a sequence starts (unless too many to read).
+ * `runsOf()` gives the bands to draw now, { state, x0, x1 }, and starts are x positions, in the x scale's
+ * own units (interactions, or milliseconds on a time axis): the caller knows where a state's stretch
+ * begins and ends, and whose stretches to show.
+ */
+export const bandsPlugin = (runsOf, colors, startXs) => ({
   hooks: {
     // drawClear runs after the canvas is cleared and before grid and series: the bands sit behind both.
     drawClear: [
@@ -68,16 +152,16 @@ export const bandsPlugin = (runs, colors, startIds) => ({
         ctx.beginPath();
         ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
         ctx.clip();
-        for (const run of runs) {
-          const x0 = u.valToPos(run.from - 0.5, 'x', true);
-          const x1 = u.valToPos(run.to + 0.5, 'x', true);
+        for (const run of runsOf()) {
+          const x0 = u.valToPos(run.x0, 'x', true);
+          const x1 = u.valToPos(run.x1, 'x', true);
           if (x1 < bbox.left || x0 > bbox.left + bbox.width) {
             continue;
           }
           ctx.fillStyle = colors.get(run.state) ?? '#eeeeee';
           ctx.fillRect(x0, bbox.top, Math.max(1, x1 - x0), bbox.height);
         }
-        if (startIds.length > bbox.width / (24 * devicePixelRatio)) {
+        if (startXs.length > bbox.width / (24 * devicePixelRatio)) {
           ctx.restore();
           return;
         }
@@ -85,8 +169,8 @@ export const bandsPlugin = (runs, colors, startIds) => ({
         ctx.lineWidth = Math.max(1, devicePixelRatio);
         ctx.setLineDash([4 * devicePixelRatio, 4 * devicePixelRatio]);
         ctx.beginPath();
-        for (const start of startIds) {
-          const x = Math.round(u.valToPos(start - 0.5, 'x', true)) + 0.5;
+        for (const start of startXs) {
+          const x = Math.round(u.valToPos(start, 'x', true)) + 0.5;
           ctx.moveTo(x, bbox.top);
           ctx.lineTo(x, bbox.top + bbox.height);
         }

@@ -13,6 +13,10 @@ export const runRequest = (result) => ({
   seed: result.seed,
   num_interactions: result.num_interactions,
   ...(result.metadata?.service_version === undefined ? {} : { engine_version: result.metadata.service_version }),
+  // Engine 4's clock: the same start, order and population give the same subjects at the same instants.
+  ...(typeof result.start_time === 'string' ? { start_time: result.start_time } : {}),
+  ...(typeof result.order === 'string' ? { order: result.order } : {}),
+  ...(typeof result.population === 'number' ? { population: result.population } : {}),
   ...(scenarioOf(result) === null ? {} : { scenario: result.scenario }),
 });
 
@@ -22,17 +26,16 @@ export const counterfactualRequest = (result) => {
   return request;
 };
 
-/** Each record's place as "sequence:step" (1-based within its sequence). */
+/**
+ * Each record's place as "sequence:step" (1-based within its sequence), counted per sequence: in a run of
+ * order "time" the subjects' records interleave.
+ */
 const placesOf = (records) => {
-  let sequence = null;
-  let step = 0;
+  const steps = new Map();
   return records.map((record) => {
-    if (record.sequence_id !== sequence) {
-      sequence = record.sequence_id;
-      step = 0;
-    }
-    step += 1;
-    return `${sequence}:${step}`;
+    const step = (steps.get(record.sequence_id) ?? 0) + 1;
+    steps.set(record.sequence_id, step);
+    return `${record.sequence_id}:${step}`;
   });
 };
 

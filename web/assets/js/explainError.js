@@ -26,6 +26,7 @@ const EXPLAIN = {
   api_key_limit_reached: (error, d) =>
     `Your plan allows ${plural(d.limit ?? 1, 'active API key')}. Revoke one before creating another.`,
   api_key_not_found: () => 'That key no longer exists; the list has been refreshed.',
+  stream_not_found: () => 'No stream of yours has this id: it may belong to another account, or its events are no longer kept.',
   validation_failed: (error, d) => {
     const issues = Array.isArray(d.issues) ? d.issues : [];
     const listed = issues.map((issue) => (issue.path ? `${issue.path}: ${humanIssue(issue.message)}` : humanIssue(issue.message))).join('; ');

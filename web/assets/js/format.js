@@ -29,3 +29,9 @@ export const humanize = (name) => {
   const words = name.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
+
+/** An instant as the console writes one in words: "2026-01-05 21:00:00 UTC" (milliseconds when it has them). */
+export const formatUtcInstant = (ms) => {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.endsWith('.000Z') ? iso.slice(11, 19) : iso.slice(11, 23)} UTC`;
+};

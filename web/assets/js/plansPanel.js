@@ -1,7 +1,7 @@
 import { api } from './api.js';
 import { byId, el, showText } from './dom.js';
 import { explainApiError } from './explainError.js';
-import { formatInteger, humanize } from './format.js';
+import { formatInteger, humanize, plural } from './format.js';
 
 // A shell word as typed: quoted only when it has to be.
 const shellWord = (text) => (/^[A-Za-z0-9@._+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`);
@@ -12,6 +12,7 @@ const LIMITS = [
   { field: 'monthly_interactions', label: 'Interactions a month' },
   { field: 'max_interactions_per_request', label: 'Interactions per run' },
   { field: 'max_concurrent_simulations', label: 'Runs at the same time' },
+  { field: 'max_concurrent_streams', label: 'Live streams at the same time' },
   { field: 'max_active_api_keys', label: 'Active API keys' },
 ];
 
@@ -46,7 +47,8 @@ export const loadPlans = async (account) => {
           'tr',
           {},
           el('th', { attrs: { scope: 'row' } }, limit.label),
-          ...plans.map((plan, index) => el('td', { className: index === own ? 'num is-own-plan' : 'num' }, formatInteger(plan[limit.field]))),
+          // A limit an older service does not list shows as a dash, not as "NaN".
+          ...plans.map((plan, index) => el('td', { className: index === own ? 'num is-own-plan' : 'num' }, typeof plan[limit.field] === 'number' ? formatInteger(plan[limit.field]) : '—')),
         ),
       ),
     );
@@ -54,7 +56,7 @@ export const loadPlans = async (account) => {
     byId('account-limits').textContent =
       mine === undefined
         ? '—'
-        : `${formatInteger(mine.max_interactions_per_request)} interactions per run, ${formatInteger(mine.requests_per_minute)} requests a minute, ${formatInteger(mine.max_active_api_keys)} active API keys`;
+        : `${formatInteger(mine.max_interactions_per_request)} interactions per run, ${formatInteger(mine.requests_per_minute)} requests a minute, ${formatInteger(mine.max_active_api_keys)} active API keys, ${plural(mine.max_concurrent_streams ?? 1, 'live stream')} at a time`;
     const larger = own >= 0 ? plans[own + 1] : plans.find((plan) => plan.name !== account.plan);
     byId('plans-intro').textContent =
       own < 0

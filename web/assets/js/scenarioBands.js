@@ -10,21 +10,32 @@ export const EVENT_STRIP = 18;
 /** The type of the event active at a record, or null: JSON null, or an empty CSV field. */
 export const eventOf = (record) => (typeof record.scenario_event === 'string' && record.scenario_event !== '' ? record.scenario_event : null);
 
-/** Consecutive records of one sequence carrying the same event type, as { type, sequence, from, to } interaction ids. */
+/**
+ * Consecutive records of one sequence carrying the same event type, as { type, sequence, from, to }
+ * (interaction ids), with the steps within the sequence (fromStep, toStep, 1 for its first record) and the
+ * records' indexes (fromIndex, toIndex). A sequence's records need not be next to each other: in a run of
+ * order "time" the subjects' records interleave.
+ */
 export const eventWindows = (records) => {
   const windows = [];
-  for (const record of records) {
+  // Per sequence: its records so far, and the window its latest record is in (or null).
+  const steps = new Map();
+  const open = new Map();
+  records.forEach((record, index) => {
+    const step = (steps.get(record.sequence_id) ?? 0) + 1;
+    steps.set(record.sequence_id, step);
     const type = eventOf(record);
+    const last = open.get(record.sequence_id) ?? null;
     if (type === null) {
-      continue;
-    }
-    const last = windows.at(-1);
-    if (last !== undefined && last.type === type && last.sequence === record.sequence_id && last.to === record.interaction_id - 1) {
-      last.to = record.interaction_id;
+      open.set(record.sequence_id, null);
+    } else if (last !== null && last.type === type) {
+      Object.assign(last, { to: record.interaction_id, toStep: step, toIndex: index });
     } else {
-      windows.push({ type, sequence: record.sequence_id, from: record.interaction_id, to: record.interaction_id });
+      const window = { type, sequence: record.sequence_id, from: record.interaction_id, to: record.interaction_id, fromStep: step, toStep: step, fromIndex: index, toIndex: index };
+      windows.push(window);
+      open.set(record.sequence_id, window);
     }
-  }
+  });
   return windows;
 };
 
@@ -60,10 +71,10 @@ const hatchOf = (ctx, color) => {
 /**
  * The windows hatched behind grid and lines (after the state bands, which the plugin list draws first),
  * edged in the type's colour; with `labelled`, a strip above the plot area names each window's type
- * where it fits (the figure's legend names them all).
+ * where it fits (the figure's legend names them all). Each window spans x0 to x1 in the x scale's units.
  */
 export const scenarioBandsPlugin = (windows, colors, { labelled }) => {
-  const span = (u, window) => [u.valToPos(window.from - 0.5, 'x', true), u.valToPos(window.to + 0.5, 'x', true)];
+  const span = (u, window) => [u.valToPos(window.x0, 'x', true), u.valToPos(window.x1, 'x', true)];
   return {
     hooks: {
       drawClear: [

@@ -1,9 +1,11 @@
 import uPlot from '../vendor/uPlot.esm.js';
-import { bandsPlugin, latestLegendPlugin, sequenceGaps, sequenceStarts, stateRuns } from './chartPlugins.js';
+import { interactionLayout, timeLayout } from './chartLayout.js';
+import { bandsPlugin, boldLinesOf, latestLegendPlugin, sequencePaths } from './chartPlugins.js';
 import { chartSpecFor, fieldLabel } from './chartSpec.js';
 import { el } from './dom.js';
-import { formatInteger, formatNumber, plural } from './format.js';
-import { EVENT_STRIP, eventColors, eventOf, eventWindows, scenarioBandsPlugin } from './scenarioBands.js';
+import { formatInteger, formatNumber, formatUtcInstant, plural } from './format.js';
+import { EVENT_STRIP, eventColors, eventOf, scenarioBandsPlugin } from './scenarioBands.js';
+import { UTC_TIME_OPTIONS, utcTimeAxis, utcTimeScale } from './timeAxis.js';
 
 // Line colours hold at least 4.5:1 against white; the marker red is reserved for alerts.
 export const LINE_COLORS = ['#1f5fbf', '#b45309', '#047857', '#7c3aed'];
@@ -33,16 +35,22 @@ const sizeFor = (container, panels) => {
 };
 
 /** The scenario in words: where each type's windows are, and what the counterfactual shows inside them. */
-const describeScenario = (records, spec, windows, counterfactual) => {
+const describeScenario = (records, spec, windows, counterfactual, timed) => {
   const parts = [];
   const types = [...new Set(windows.map((window) => window.type))];
+  // On a time axis a window is named by its subject's steps and its instants: in order "time" its records'
+  // interaction ids are not consecutive.
+  const where = (window) =>
+    timed
+      ? `steps ${formatInteger(window.fromStep)}–${formatInteger(window.toStep)}, ${formatUtcInstant(Date.parse(records[window.fromIndex].event_time))} to ${formatUtcInstant(Date.parse(records[window.toIndex].event_time))}`
+      : `interactions ${formatInteger(window.from)}–${formatInteger(window.to)}`;
   for (const type of types) {
     const own = windows.filter((window) => window.type === type);
     const first = own[0];
     parts.push(
       own.length === 1
-        ? `Scenario event ${type} on sequence ${first.sequence}, interactions ${formatInteger(first.from)}–${formatInteger(first.to)} (hatched).`
-        : `Scenario event ${type} in ${formatInteger(own.length)} windows, ${plural(own.reduce((sum, window) => sum + window.to - window.from + 1, 0), 'record')} in all (hatched).`,
+        ? `Scenario event ${type} on sequence ${first.sequence}, ${where(first)} (hatched).`
+        : `Scenario event ${type} in ${formatInteger(own.length)} windows, ${plural(own.reduce((sum, window) => sum + window.toStep - window.fromStep + 1, 0), 'record')} in all (hatched).`,
     );
   }
   if (counterfactual !== null) {
@@ -68,7 +76,7 @@ const describeScenario = (records, spec, windows, counterfactual) => {
   return parts;
 };
 
-const describe = (records, spec, stateShares, markerCount, starts) => {
+const describe = (records, spec, stateShares, markerCount, layout) => {
   const field = spec.panels[0].fields[0];
   const values = records.map((record) => record[field]).filter((value) => typeof value === 'number');
   const parts = [];
@@ -85,14 +93,23 @@ const describe = (records, spec, stateShares, markerCount, starts) => {
         `(lowest ${formatNumber(lowest)}, highest ${formatNumber(highest)}) over ${formatInteger(records.length)} interactions.`,
     );
   }
+  const axis = layout.axis === 'time' ? 'event-time axis (UTC)' : 'interaction axis';
   if (spec.panels.length > 1) {
-    parts.push(`${spec.panels.length} panels on one interaction axis, each with its own scale: ${spec.panels.map((panel) => panel.title).join('; ')}.`);
+    parts.push(`${spec.panels.length} panels on one ${axis}, each with its own scale: ${spec.panels.map((panel) => panel.title).join('; ')}.`);
+  } else if (layout.axis === 'time') {
+    parts.push('On an event-time axis (UTC).');
   }
   if (spec.marker !== null) {
     parts.push(`${plural(markerCount, ...spec.marker.nouns)}, marked in red.`);
   }
-  if (starts.length > 0) {
-    parts.push(`${formatInteger(starts.length + 1)} sequences; lines break where a new one starts.`);
+  if (layout.sequenceCount > 1) {
+    parts.push(
+      layout.axis === 'interaction'
+        ? `${formatInteger(layout.sequenceCount)} sequences; lines break where a new one starts.`
+        : layout.overlap
+          ? `${formatInteger(layout.sequenceCount)} sequences, each its own line; they overlap in time, so the states shaded behind the lines are one subject's, drawn bolder: the one under the pointer, at first that of the latest record.`
+          : `${formatInteger(layout.sequenceCount)} sequences, each its own line, one after another in time.`,
+    );
   }
   const top = [...stateShares].sort((a, b) => b.count - a.count)[0];
   if (top !== undefined && top.count > 0) {
@@ -119,27 +136,14 @@ const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFrac
 /** Legend values and axis labels of a panel, in the way its quantity is read. */
 const formatterFor = (format) => (format === 'percent' ? (value) => percent.format(value) : (value) => formatNumber(value));
 
-/** The x range around the first event window (twice its length either side, at least 20 records), or null for the whole run. */
-const firstWindowZoom = (windows, xs) => {
-  const first = windows[0];
-  if (first === undefined || xs.length === 0) {
-    return null;
-  }
-  const lowest = xs[0];
-  const highest = xs.at(-1);
-  const length = first.to - first.from + 1;
-  const margin = Math.max(2 * length, Math.ceil((20 - length) / 2), 2);
-  const min = Math.max(lowest, first.from - margin);
-  const max = Math.min(highest, first.to + margin);
-  // A window that is most of the run is seen whole anyway.
-  return max - min >= (highest - lowest) * 0.8 ? null : { min, max };
-};
-
 /**
  * Draws the result into `container` as one panel per quantity, with a scenario's event windows and, when
- * given (aligned to the records by alignCounterfactual), the counterfactual's lines. Returns the caption
- * text, the state and event legend entries, the number of panels and points and destroy(); the figure
- * carries data-points (and data-counterfactual) so a test can tell a drawn chart from an empty one.
+ * given (aligned to the records by alignCounterfactual), the counterfactual's lines. Engine 4's records
+ * (with event_time) go on a UTC time axis, each sequence its own line (chartLayout.js says why); older
+ * engines' on the interaction axis. Returns the caption text, the state and event legend entries, the
+ * axis, the zoom, the number of panels and points and destroy(); the container carries data-axis,
+ * data-x-range (the x scale's extent), data-x-ticks (the labels drawn) and, where subjects overlap,
+ * data-bands-of (whose states are shaded), which a canvas cannot show to a test.
  */
 export const drawSimulationChart = (container, result, preset, { counterfactual = null } = {}) => {
   const records = result.data;
@@ -151,49 +155,76 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
     counts.set(record.state, (counts.get(record.state) ?? 0) + 1);
   }
   const stateShares = [...counts].map(([state, count]) => ({ state, count, color: colors.get(state) ?? '#eeeeee' }));
-  const windows = eventWindows(records);
+  const timed = typeof records[0]?.event_time === 'string';
+  const layout = timed ? timeLayout(records, counterfactual) : interactionLayout(records, counterfactual);
+  const { windows } = layout;
   const catalogTypes = (preset?.scenario_events ?? []).map((event) => event.type);
   const typeColors = eventColors([...new Set([...catalogTypes, ...windows.map((window) => window.type)])]);
   const events = [...new Set(windows.map((window) => window.type))].map((type) => ({ type, color: typeColors.get(type) }));
 
   container.replaceChildren();
+  container.dataset.axis = layout.axis;
+  delete container.dataset.xRange;
+  delete container.dataset.xTicks;
   if (spec === null || records.length === 0) {
-    return { caption: 'Nothing to chart for this result.', stateShares, events, points: 0, counterfactualPoints: 0, panels: 0, destroy: () => {} };
+    return { caption: 'Nothing to chart for this result.', stateShares, events, axis: layout.axis, zoom: null, points: 0, counterfactualPoints: 0, panels: 0, destroy: () => {} };
   }
 
-  const starts = sequenceStarts(records);
-  const startIds = starts.map((index) => records[index].interaction_id);
-  const runs = stateRuns(records);
-  const xs = records.map((record) => record.interaction_id);
-  // Engine 4's records say when they happened: the shared axis is then labelled with the event time of
-  // the record at each tick (UTC, to the minute), the x values staying the interactions the bands use.
-  const timed = typeof records[0].event_time === 'string';
-  const timeAt = (value) => records[Math.round(value) - xs[0]]?.event_time?.slice(0, 16).replace('T', ' ') ?? '';
+  const { xs, rows, shadows: shadowRows } = layout;
+  const xText = (value) => (timed ? new Date(value).toISOString() : String(value));
   // The panels move one cursor and zoom together, and no other chart on the page.
   charts += 1;
   const syncKey = `simulation-${charts}`;
-  const interaction = {
-    label: 'Interaction',
-    value: (u, value, seriesIndex, index) =>
-      index === null || records[index] === undefined
-        ? '--'
-        : `${formatInteger(value)} · sequence ${records[index].sequence_id} · ${records[index].state}${timed ? ` · ${records[index].event_time}` : ''}`,
+  const xSeries = {
+    label: timed ? 'Event time' : 'Interaction',
+    value: (u, value, seriesIndex, index) => {
+      const record = index === null ? undefined : (rows[index] ?? shadowRows[index] ?? undefined);
+      if (record === undefined) {
+        return '--';
+      }
+      const where = `sequence ${record.sequence_id} · ${record.state}${rows[index] === null ? ' (counterfactual)' : ''}`;
+      return timed ? `${formatUtcInstant(value)} · ${where}` : `${formatInteger(value)} · ${where}`;
+    },
   };
+  // Engine 4: each subject its own line; before it, lines broken where a sequence ends.
+  const lineOf = timed ? { paths: sequencePaths(layout.sequences) } : { gaps: layout.gaps };
   let markerCount = 0;
   const plots = [];
   let zooming = false;
-
+  // Subjects that overlap in time: the bands behind the lines, and a bolder line, are those of the subject
+  // the legend shows (the pointer's, else the latest record's), so a state is always read off one subject.
+  const focus = { sequence: layout.overlap ? (rows.at(-1) ?? shadowRows.at(-1))?.sequence_id : undefined, frame: 0 };
+  const runsOf = layout.overlap ? () => layout.runsBySequence.get(focus.sequence) ?? [] : () => layout.runs;
+  const follow = (u) => {
+    const index = u.legend.idx ?? xs.length - 1;
+    const sequence = (rows[index] ?? shadowRows[index])?.sequence_id;
+    if (!layout.overlap || sequence === undefined || sequence === focus.sequence) {
+      return;
+    }
+    focus.sequence = sequence;
+    container.dataset.bandsOf = String(sequence);
+    // Once a frame, whatever the pointer does in between.
+    focus.frame ||= requestAnimationFrame(() => {
+      focus.frame = 0;
+      for (const plot of plots) {
+        plot.redraw(false, false);
+      }
+    });
+  };
+  if (layout.overlap) {
+    container.dataset.bandsOf = String(focus.sequence);
+  }
   spec.panels.forEach((panel, panelIndex) => {
     const last = panelIndex === spec.panels.length - 1;
     const marker = panelIndex === 0 ? spec.marker : null;
-    const valuesOf = (rows, field) => rows.map((record) => (record !== null && typeof record[field] === 'number' ? record[field] : null));
+    const valuesOf = (list, field) => list.map((record) => (record !== null && typeof record[field] === 'number' ? record[field] : null));
     // Counterfactual lines come first so they are drawn behind the run's own; the legend is reordered below.
     const shadows = counterfactual === null ? [] : panel.fields;
-    const data = [xs, ...shadows.map((field) => valuesOf(counterfactual, field)), ...panel.fields.map((field) => valuesOf(records, field))];
+    const data = [xs, ...shadows.map((field) => valuesOf(shadowRows, field)), ...panel.fields.map((field) => valuesOf(rows, field))];
     if (marker !== null) {
       data.push(
-        records.map((record) => {
-          if (record[marker.field] !== 1) {
+        rows.map((record) => {
+          if (record === null || record[marker.field] !== 1) {
             return null;
           }
           markerCount += 1;
@@ -204,13 +235,25 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
     const format = formatterFor(panel.format);
     const holder = el('div', { className: panelIndex === 0 ? 'chart-panel' : 'chart-panel chart-panel-rest', attrs: { 'data-panel': panel.title } });
     container.append(holder);
+    // Only the lowest panel labels the shared axis; the others keep its grid. Interactions are whole
+    // numbers: no 2.5 on the axis of a short run.
+    const xAxis = timed
+      ? last
+        ? utcTimeAxis(AXIS_STYLE, (labels) => {
+            container.dataset.xTicks = JSON.stringify(labels);
+          })
+        : { ...utcTimeAxis(AXIS_STYLE), label: undefined, size: 10, values: (u, splits) => splits.map(() => '') }
+      : last
+        ? { ...AXIS_STYLE, label: 'Interaction', incrs: INTEGER_STEPS }
+        : { ...AXIS_STYLE, incrs: INTEGER_STEPS, size: 10, values: (u, splits) => splits.map(() => '') };
     const options = {
       ...sizeFor(container, spec.panels.length),
+      ...(timed ? UTC_TIME_OPTIONS : {}),
       title: panel.title,
-      scales: { x: { time: false } },
+      scales: { x: timed ? utcTimeScale : { time: false } },
       padding: windows.length > 0 && panelIndex === 0 ? [EVENT_STRIP + 8, null, null, null] : undefined,
       series: [
-        interaction,
+        xSeries,
         ...shadows.map((field) => ({
           // The panel's title names a lone quantity: short labels keep the legend on one line on a phone.
           label: panel.fields.length === 1 ? 'Counterfactual' : `${fieldLabel(field)}, counterfactual`,
@@ -219,7 +262,7 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
           width: 1.5,
           dash: [6 * devicePixelRatio, 4 * devicePixelRatio],
           points: { show: false },
-          gaps: sequenceGaps(starts),
+          ...lineOf,
           // An event that ends a subject early (or late) leaves places the other run does not have.
           value: (u, value) => (value === null || value === undefined ? 'none here' : format(value)),
         })),
@@ -228,7 +271,7 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
           stroke: LINE_COLORS[index % LINE_COLORS.length],
           width: 1.5,
           points: { show: false },
-          gaps: sequenceGaps(starts),
+          ...lineOf,
           value: (u, value) => (value === null || value === undefined ? '--' : format(value)),
         })),
         ...(marker === null
@@ -245,25 +288,26 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
               },
             ]),
       ],
-      axes: [
-        // Interactions are whole numbers: no 2.5 on the axis of a short run. Only the lowest panel
-        // labels the shared axis; the others keep its grid.
-        last && timed
-          ? { ...AXIS_STYLE, label: 'Event time (UTC)', incrs: INTEGER_STEPS, values: (u, splits) => splits.map(timeAt) }
-          : last
-          ? { ...AXIS_STYLE, label: 'Interaction', incrs: INTEGER_STEPS }
-          : { ...AXIS_STYLE, incrs: INTEGER_STEPS, size: 10, values: (u, splits) => splits.map(() => '') },
-        { ...AXIS_STYLE, size: 64, values: (u, splits) => splits.map(format) },
-      ],
-      plugins: [bandsPlugin(runs, colors, startIds), scenarioBandsPlugin(windows, typeColors, { labelled: panelIndex === 0 }), latestLegendPlugin()],
+      axes: [xAxis, { ...AXIS_STYLE, size: 64, values: (u, splits) => splits.map(format) }],
+      plugins: [bandsPlugin(runsOf, colors, layout.startXs), scenarioBandsPlugin(windows, typeColors, { labelled: panelIndex === 0 }), latestLegendPlugin()],
       legend: { markers: { ...LEGEND_MARKERS } },
       // No horizontal hairline: at one height in every panel it would mean nothing in the others.
       cursor: { y: false, drag: { x: true, y: false }, sync: { key: syncKey } },
       hooks: {
-        // A zoom in one panel zooms them all.
+        setLegend: [follow],
+        draw: layout.overlap
+          ? [boldLinesOf(() => focus.sequence, layout.sequences, panel.fields.map((field, index) => ({ index: 1 + shadows.length + index, color: LINE_COLORS[index % LINE_COLORS.length] })))]
+          : [],
         setScale: [
           (u, key) => {
-            if (key !== 'x' || zooming) {
+            if (key !== 'x') {
+              return;
+            }
+            if (panelIndex === 0) {
+              container.dataset.xRange = `${xText(u.scales.x.min)}/${xText(u.scales.x.max)}`;
+            }
+            // A zoom in one panel zooms them all.
+            if (zooming) {
               return;
             }
             zooming = true;
@@ -280,15 +324,15 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
     const plot = new uPlot(options, data, holder);
     // Each counterfactual's legend entry right after its field's own: uPlot keeps references to the
     // cells, not their place, so moving the rows is safe.
-    const rows = plot.root.querySelectorAll('.u-legend .u-series');
-    shadows.forEach((field, index) => rows[1 + shadows.length + index]?.after(rows[1 + index]));
+    const legendRows = plot.root.querySelectorAll('.u-legend .u-series');
+    shadows.forEach((field, index) => legendRows[1 + shadows.length + index]?.after(legendRows[1 + index]));
     plots.push(plot);
   });
 
   // A run with a scenario opens on its first event window, a few of its widths either side: a window of 6
   // records in a run of 400 is a sliver at full range, and the counterfactual's dashed line inside it could
   // not be seen without dragging. Double-click shows the whole run, as on any chart.
-  const zoom = firstWindowZoom(windows, xs);
+  const { zoom } = layout;
   if (zoom !== null) {
     plots[0].setScale('x', zoom);
   }
@@ -307,10 +351,17 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
   observer.observe(container);
 
   const zoomed =
-    zoom === null ? [] : [`The chart opens on the first event window, interactions ${formatInteger(zoom.min)}–${formatInteger(zoom.max)}; double-click it to see the whole run.`];
+    zoom === null
+      ? []
+      : [
+          timed
+            ? `The chart opens on the first event window, ${formatUtcInstant(zoom.min)} to ${formatUtcInstant(zoom.max)}; double-click it to see the whole run.`
+            : `The chart opens on the first event window, interactions ${formatInteger(zoom.min)}–${formatInteger(zoom.max)}; double-click it to see the whole run.`,
+        ];
   return {
-    caption: [describe(records, spec, stateShares, markerCount, starts), ...describeScenario(records, spec, windows, counterfactual), ...zoomed].join(' '),
+    caption: [describe(records, spec, stateShares, markerCount, layout), ...describeScenario(records, spec, windows, counterfactual, timed), ...zoomed].join(' '),
     zoom,
+    axis: layout.axis,
     stateShares,
     events,
     points: records.length,
@@ -319,6 +370,7 @@ export const drawSimulationChart = (container, result, preset, { counterfactual 
     panels: plots.length,
     destroy: () => {
       observer.disconnect();
+      cancelAnimationFrame(focus.frame);
       for (const plot of plots) {
         plot.destroy();
       }

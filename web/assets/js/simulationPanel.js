@@ -21,6 +21,16 @@ const catalogKey = (run) => (run.model ? `${MODEL_PREFIX}${run.model.name}` : ru
 
 const parseWhole = (text) => (/^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN);
 
+/** Engine 4 on: records carry event_time, and runs take order, population and start_time. */
+const EVENT_TIME_MAJOR = 4;
+const hasEventTime = (entry) => (entry?.engine_versions ?? []).some((version) => Number(String(version).split('.')[0]) >= EVENT_TIME_MAJOR);
+
+/** A datetime-local value read as UTC ("2026-03-01T09:30" → "2026-03-01T09:30:00.000Z"), or null. */
+const utcOf = (value) => {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(value.trim());
+  return match === null ? null : `${match[1]}:${match[2] ?? '00'}.${(match[3] ?? '').padEnd(3, '0')}Z`;
+};
+
 /** The simulation card: the form, the run, and the result as chart, table, downloads and reproducibility line. */
 export const setUpSimulation = ({ onFinished }) => {
   const form = byId('simulation-form');
@@ -33,6 +43,10 @@ export const setUpSimulation = ({ onFinished }) => {
   const resultBox = byId('sim-result');
   const figure = byId('sim-figure');
   const tableRows = byId('sim-table-rows');
+  const timing = byId('sim-timing');
+  const orderSelect = byId('sim-order');
+  const populationInput = byId('sim-population');
+  const startInput = byId('sim-start-time');
 
   let presets = new Map();
   let maxPerRun = Number(countInput.max);
@@ -42,7 +56,7 @@ export const setUpSimulation = ({ onFinished }) => {
   let latest = null;
   const editor = setUpScenarioEditor();
   // The form's fields that a 422 issue can name by its path, and where its message goes.
-  const placed = { seed: seedInput, num_interactions: countInput };
+  const placed = { seed: seedInput, num_interactions: countInput, population: populationInput, start_time: startInput };
 
   const fillProfiles = () => {
     const preset = presets.get(presetSelect.value);
@@ -52,6 +66,8 @@ export const setUpSimulation = ({ onFinished }) => {
       ),
     );
     byId('sim-preset-description').textContent = preset?.description ?? '';
+    // The event-time inputs only where the run's engine (the newest, as the form sends none) has a clock.
+    timing.hidden = preset !== undefined && !hasEventTime(preset);
     editor.setPreset(preset);
   };
 
@@ -144,6 +160,21 @@ export const setUpSimulation = ({ onFinished }) => {
       }
       body.seed = seed;
     }
+    if (!timing.hidden) {
+      const population = parseWhole(populationInput.value);
+      if (!(population >= 1 && population <= 10_000)) {
+        return fail(populationInput, 'Population: a whole number from 1 to 10,000.');
+      }
+      body.order = orderSelect.value;
+      body.population = population;
+      if (startInput.value.trim() !== '') {
+        const start = utcOf(startInput.value);
+        if (start === null || Number.isNaN(Date.parse(start))) {
+          return fail(startInput, 'Start time: a date and time (UTC), or empty for 2026-01-01 00:00.');
+        }
+        body.start_time = start;
+      }
+    }
     const scenario = editor.read();
     if (scenario === null) {
       showText(problem, 'Some scenario values are not numbers; see the marked fields.');
@@ -199,7 +230,14 @@ export const setUpSimulation = ({ onFinished }) => {
       figure.dataset.panels = String(chart.panels);
       figure.dataset.points = String(chart.points);
       figure.dataset.counterfactual = String(chart.counterfactualPoints);
-      figure.dataset.zoom = chart.zoom === null || chart.zoom === undefined ? '' : `${chart.zoom.min}-${chart.zoom.max}`;
+      // The zoom in the axis's own terms: interactions "30-45", or UTC instants "2026-…Z/2026-…Z".
+      figure.dataset.axis = chart.axis;
+      figure.dataset.zoom =
+        chart.zoom === null || chart.zoom === undefined
+          ? ''
+          : chart.axis === 'time'
+            ? `${new Date(chart.zoom.min).toISOString()}/${new Date(chart.zoom.max).toISOString()}`
+            : `${chart.zoom.min}-${chart.zoom.max}`;
     } catch {
       byId('sim-chart-caption').textContent = 'The chart could not be drawn; the table and downloads below have the data.';
     }
@@ -317,6 +355,10 @@ export const setUpSimulation = ({ onFinished }) => {
     profileSelect.value = run.profile;
     countInput.value = String(Math.min(run.num_interactions, maxPerRun));
     seedInput.value = '';
+    // Engine 4's inputs come back too (a run of an older engine leaves the defaults).
+    orderSelect.value = run.order ?? 'sequence';
+    populationInput.value = String(run.population ?? 100);
+    startInput.value = typeof run.start_time === 'string' && run.start_time !== '2026-01-01T00:00:00.000Z' ? run.start_time.slice(0, 19) : '';
     editor.load(run.scenario);
     form.requestSubmit();
   };
