@@ -65,5 +65,5 @@ test('GET /ready answers 503 with redis disconnected when Redis becomes unreacha
   // The outage is in the logs too (once per connection and 10 s, not once per reconnect attempt).
   const logged = await eventually(() => broken.logs().split('\n').find((line) => line.includes('"msg":"redis connection error"')));
   t.regex(logged, /"level":40/);
-  t.regex(logged, /"redis_role":"(api:limits|api:queue|api:replies)"/);
+  t.regex(logged, /"redis_role":"(api:limits|api:queue|api:replies|api:streams)"/);
 });
