@@ -78,8 +78,13 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
         resolve('refused');
       } else if (stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) {
         resolve('lost');
+      } else if (finished) {
+        resolve('delivered');
       } else {
-        resolve(finished ? 'delivered' : 'stopped');
+        // Ended by the API process while a frame waited on its client's back-pressure: the client's doing,
+        // whether it left or held the run until the deadline, and whichever process's clock saw the
+        // deadline first (docs/fair-use.md).
+        resolve(heldByClient ? 'held' : 'stopped');
       }
     });
     // What failed is read from the close: the code and the state, not the error.
