@@ -748,6 +748,7 @@ export const UNDOCUMENTED_ROUTES: Readonly<Record<string, string>> = {
   'GET /': 'the landing page (HTML)',
   'GET /account': 'the web console (HTML)',
   'GET /account/{page}': "the web console's other pages (the same HTML; its script shows the page)",
+  'GET /account/streams/{id}': "the web console's page of one live stream (the same HTML; its script shows the stream)",
   'GET /assets/{version}/{path}': "the web pages' assets",
   'GET /docs': 'this reference, rendered (HTML)',
   'GET /docs/{asset}': "the reference page's assets",

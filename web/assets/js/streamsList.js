@@ -12,7 +12,9 @@ const STATUS_WORDS = { running: 'Running', completed: 'Completed', cancelled: 'C
 /** What a stream streams, as a person reads it. */
 export const sourceOf = (stream) => {
   const request = stream.request ?? {};
-  const name = request.model === undefined ? humanize(String(request.preset ?? 'stream')) : `model ${typeof request.model === 'string' ? request.model : request.model?.name ?? ''}`;
+  // A preset stream echoes `model: null`; a model stream `model: {name, version, digest}` (docs/streams.md).
+  const { model } = request;
+  const name = model == null ? humanize(String(request.preset ?? 'stream')) : `model ${typeof model === 'string' ? model : `${model.name}@${model.version}`}`;
   return `${name} (${humanize(String(request.profile ?? ''))})`;
 };
 
