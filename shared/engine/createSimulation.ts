@@ -42,7 +42,7 @@ export function createSimulation(input: RunInput): Simulation {
   // A model's randomness is addressed by its digest, as a preset's by its name (DECISIONS "Models").
   const key = runKey(input);
   const rng = new Rng(key);
-  const run = timing === undefined ? { key, scenario } : { key, scenario, timing };
+  const run = timing === undefined ? { key, scenario, count: numInteractions } : { key, scenario, timing, count: numInteractions };
   return { serviceVersion, model, simulator: model.createSimulator(profile, rng, run), count: numInteractions };
 }
 
