@@ -6,8 +6,9 @@ import { RecordsAhead } from './RecordsAhead.ts';
 import type { SubjectArrivals } from './SubjectArrivals.ts';
 import type { TimedSubject } from './TimedSubject.ts';
 
-// A heap entry's payload: a subject's index (its next record), or a place freed by a targeted sequence's
-// shadow end (SubjectArrivals.freedBy).
+// A heap entry's payload: a subject's index (its next record), a place freed by a targeted sequence's
+// shadow end (SubjectArrivals.freedBy), or, below that, the arrival of sequence -payload - 1 (one of the
+// first population, in a run without a scenario).
 const FREED = -1;
 
 // Records a subject makes ahead of the merge at most (RecordsAhead): enough to pay a cold subject's cache
@@ -67,16 +68,14 @@ export class TimeOrderSimulator implements Simulator {
 
   next(): void {
     const heap = this.heap;
-    if (this.count === 0) {
-      for (let id = 1; id <= this.population; id++) this.admit(id, this.arrivals.initial(id));
-      this.lastId = this.population;
-    }
+    if (this.count === 0) this.admitPopulation();
     for (;;) {
       const slot = heap.topPayload;
-      if (slot === FREED) {
+      if (slot < 0) {
         const time = heap.topTime;
         heap.pop();
-        this.admitNext(time);
+        if (slot === FREED) this.admitNext(time);
+        else this.admit(-slot - 1, time);
         continue;
       }
       const ahead = this.ahead;
@@ -102,6 +101,22 @@ export class TimeOrderSimulator implements Simulator {
     }
   }
 
+  /**
+   * The first `population` sequences. With a scenario they are all made at once, as engine 4 was released
+   * with (the heap's ties depend on its pushes). Without one, each waits in the heap at its arrival and is
+   * made when the merge reaches it: its first record is at or after its arrival (every clock's is), so the
+   * records come in the same order, and a run that ends before a subject arrives never makes it (a
+   * 100,000-record finance run with 10,000 accounts arriving over four weeks ends in the second).
+   */
+  private admitPopulation(): void {
+    for (let id = 1; id <= this.population; id++) {
+      const arrival = this.arrivals.initial(id);
+      if (this.plain) this.heap.push(arrival, id, -1 - id);
+      else this.admit(id, arrival);
+    }
+    this.lastId = this.population;
+  }
+
   private admitNext(freedAt: number): void {
     const id = ++this.lastId;
     this.admit(id, this.arrivals.after(id, freedAt));
@@ -125,7 +140,9 @@ export class TimeOrderSimulator implements Simulator {
     const subject = this.subjects[slot]!;
     subject.start(id, arrival);
     this.arrivals.placeEvents(subject);
-    this.heap.push(this.ahead.fill(slot, subject, this.batchLimit()), id, slot);
+    const first = this.ahead.fill(slot, subject, this.batchLimit());
+    if (first < arrival) throw new Error(`sequence ${id}'s first record is before its arrival`);
+    this.heap.push(first, id, slot);
   }
 
   /** How many records a subject makes ahead now: one with a scenario, else its share of what is left. */
