@@ -145,8 +145,8 @@ export class TimeOrderSimulator implements Simulator {
     this.heap.push(first, id, slot);
   }
 
-  /** How many records a subject makes ahead now: one with a scenario, else its share of what is left. */
+  /** How many records a subject makes ahead now: one with a scenario, else the live subjects' share of what is left. */
   private batchLimit(): number {
-    return this.plain ? Math.ceil((this.runCount - this.count) / this.population) : 1;
+    return this.plain ? Math.ceil((this.runCount - this.count) / Math.max(1, this.subjects.length - this.spare.length)) : 1;
   }
 }
