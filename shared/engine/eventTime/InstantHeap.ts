@@ -14,8 +14,13 @@ const STRIDE = 3;
  * exactly as engine 4 was released with, and `replaceTop` is only for heaps whose keys are unique.
  */
 export class InstantHeap {
-  private entries = new Float64Array(64 * STRIDE);
+  private entries: Float64Array;
   size = 0;
+
+  /** `capacity`: the entries expected at most (grown by doubling beyond), so a run does not regrow it. */
+  constructor(capacity = 64) {
+    this.entries = new Float64Array(Math.max(capacity, 1) * STRIDE);
+  }
 
   push(time: number, id: number, payload: number): void {
     if ((this.size + 1) * STRIDE > this.entries.length) this.grow();

@@ -32,7 +32,7 @@ const BATCH = 8;
  */
 export class TimeOrderSimulator implements Simulator {
   readonly values: Float64Array;
-  private readonly heap = new InstantHeap();
+  private readonly heap: InstantHeap;
   private readonly subjects: TimedSubject[] = [];
   private readonly spare: number[] = [];
   private readonly ahead: RecordsAhead;
@@ -61,6 +61,8 @@ export class TimeOrderSimulator implements Simulator {
     this.population = population;
     this.runCount = runCount;
     this.plain = !arrivals.shadowed;
+    // Each subject's next record or arrival, and a freed place per targeted sequence at most.
+    this.heap = new InstantHeap(this.plain ? population : 2 * population);
     this.ahead = new RecordsAhead(width, this.plain ? BATCH : 1, population);
     this.ownEnd = new Uint8Array(population);
     this.values = new Float64Array(width);
