@@ -43,7 +43,7 @@ export function createSimulation(input: RunInput): Simulation {
   // (docs/models.md#semantics-of-one-sequence).
   const key = runKey(input);
   const rng = new Rng(key);
-  const run = timing === undefined ? { key, scenario } : { key, scenario, timing };
+  const run = timing === undefined ? { key, scenario, count: numInteractions } : { key, scenario, timing, count: numInteractions };
   return { serviceVersion, model, simulator: model.createSimulator(profile, rng, run), count: numInteractions };
 }
 

@@ -11,6 +11,13 @@ const RANDOM_KEY_1 = 0xbb67ae85;
 /** A step no sequence reaches: an at_time event's start until its sequence is placed in time. */
 export const NEVER = 0x7fffffff;
 
+// What a schedule without events holds: empty arrays, shared because nothing is ever written to them. An
+// engine-4 run in time order makes a simulator, and so a schedule, per live subject (10,000 of them with
+// the largest population), and a typed array costs more to make than a subject's whole sequence.
+const NO_INTS = new Int32Array(0);
+const NO_FLOATS = new Float64Array(0);
+const NO_FLAGS = new Uint8Array(0);
+
 /**
  * A scenario's events as a run's simulator asks about them: which event, if any, is active at a step of a
  * sequence. Where events overlap, the first listed is the active one (it labels the record and drives its
@@ -57,13 +64,14 @@ export class ScenarioSchedule {
     this.horizon = horizon;
     this.rng = this.random === undefined ? undefined : new CounterRng([key[0] ^ RANDOM_KEY_0, key[1] ^ RANDOM_KEY_1, key[2], key[3]]);
     const slots = events.length + (this.random === undefined ? 0 : Math.ceil(SCENARIO_LIMITS.maxPerSequence));
-    this.types = new Int32Array(slots);
-    this.intensities = new Float64Array(slots);
+    const ints = (): Int32Array => (slots === 0 ? NO_INTS : new Int32Array(slots));
+    this.types = ints();
+    this.intensities = slots === 0 ? NO_FLOATS : new Float64Array(slots);
     // 0 stands for "all": sequence ids start at 1.
-    this.sequences = new Int32Array(slots);
-    this.starts = new Int32Array(slots);
-    this.ends = new Int32Array(slots);
-    this.durations = new Int32Array(slots);
+    this.sequences = ints();
+    this.starts = ints();
+    this.ends = ints();
+    this.durations = ints();
     events.forEach((e, k) => {
       this.types[k] = types.indexOf(e.type);
       this.intensities[k] = e.intensity;
@@ -73,10 +81,15 @@ export class ScenarioSchedule {
       this.ends[k] = e.at_step === undefined ? NEVER : e.at_step + e.duration;
       this.durations[k] = e.duration;
     });
-    this.atTimes = Float64Array.from(events, (e) => (e.at_time === undefined ? Number.NaN : (parseTimestamp(e.at_time) ?? Number.NaN)));
-    this.current = new Int32Array(slots);
-    this.seen = new Uint8Array(slots);
-    this.labelled = new Uint8Array(events.length);
+    this.atTimes = slots === 0 ? NO_FLOATS : Float64Array.from(events, (e) => (e.at_time === undefined ? Number.NaN : (parseTimestamp(e.at_time) ?? Number.NaN)));
+    this.current = ints();
+    this.seen = slots === 0 ? NO_FLAGS : new Uint8Array(slots);
+    this.labelled = slots === 0 ? NO_FLAGS : new Uint8Array(events.length);
+  }
+
+  /** Whether any sequence may be targeted: the scenario lists events or places random ones. */
+  get hasEvents(): boolean {
+    return this.types.length > 0;
   }
 
   /** Selects the events that target this sequence (placing its random ones); true when there is any. */

@@ -22,6 +22,11 @@ export interface RunContext {
   readonly scenario: Scenario | undefined;
   /** Engine 4 on: the run's clock inputs, defaulted (earlier engines ignore it). */
   readonly timing?: RunTiming;
+  /**
+   * How many records the run takes (numInteractions): a simulator that makes records ahead (engine 4 in
+   * time order) makes no more than the run can still print. Never changes a record.
+   */
+  readonly count?: number;
 }
 
 /**

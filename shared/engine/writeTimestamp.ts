@@ -7,13 +7,28 @@ const TWO_DIGITS = Uint16Array.from({ length: 100 }, (_, x) => (48 + Math.floor(
 const DASH = 45;
 const COLON = 58;
 const DOT = 46;
+const T = 84;
+const Z = 90;
 
-// The date part of the last day printed ("YYYY-MM-DDT" as three words, the last one's fourth byte
-// overwritten by the hour), so a run's records on one day do the calendar arithmetic once.
-let cachedDay = Number.NaN;
-let dateWord0 = 0;
-let dateWord1 = 0;
-let dateWord2 = 0;
+// The time of day by minute of the day, as two words: "HH:M" (the minute's tens last) and the minute's
+// units with the colon after them (the seconds' two digits are added on top). A time of day is then two
+// integer divisions, three table reads and three stores.
+const MINUTE_HEAD = Int32Array.from({ length: 1440 }, (_, m) => TWO_DIGITS[Math.floor(m / 60)]! | (COLON << 16) | ((48 + Math.floor((m % 60) / 10)) << 24));
+const MINUTE_TAIL = Int32Array.from({ length: 1440 }, (_, m) => (48 + (m % 10)) | (COLON << 8));
+// ".mmm": the milliseconds' four-digit word, its leading zero turned into the point.
+const MILLIS = Int32Array.from({ length: 1000 }, (_, x) => (padded[x]! & ~0xff) | DOT);
+
+// The days the fast path prints: 0000-01-01 to 9999-12-31.
+const FIRST_DAY = -719528;
+const LAST_DAY = 2932896;
+// The date part ("YYYY-MM-DDT" as three words, the third one's fourth byte overwritten by the hour) of the
+// days printed, in a direct-mapped cache of about eleven years, so the calendar arithmetic (which costs
+// more than the rest of a timestamp) is done about once per day of a run: finance prints a new day on
+// every record of a sequence, and its next sequences walk the same days again.
+const CACHE_DAYS = 4096;
+const NO_DAY = 0x7fffffff;
+const cachedDays = new Int32Array(CACHE_DAYS).fill(NO_DAY);
+const dateWords = new Int32Array(3 * CACHE_DAYS);
 
 /** The proleptic Gregorian year, month (1-12) and day of a day count since 1970-01-01 (Hinnant's civil_from_days). */
 function civilFromDays(days: number): [number, number, number] {
@@ -28,21 +43,13 @@ function civilFromDays(days: number): [number, number, number] {
   return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
 }
 
-function cacheDay(day: number): void {
-  // civilFromDays inlined: no array per new day (finance prints a new day on every record).
-  const z = day + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const date = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  cachedDay = day;
-  dateWord0 = padded[year]!;
-  dateWord1 = DASH | (TWO_DIGITS[month]! << 8) | (DASH << 24);
-  dateWord2 = TWO_DIGITS[date]! | (84 << 16); // 'T'
+/** Fills the cache's slot of `day` (once per day: the array civilFromDays returns is not worth avoiding). */
+function cacheDay(day: number, slot: number): void {
+  const [year, month, date] = civilFromDays(day);
+  cachedDays[slot] = day;
+  dateWords[3 * slot] = padded[year]!;
+  dateWords[3 * slot + 1] = DASH | (TWO_DIGITS[month]! << 8) | (DASH << 24);
+  dateWords[3 * slot + 2] = TWO_DIGITS[date]! | (T << 16);
 }
 
 /** The longest text writeTimestamp prints (a six-digit signed year, as ECMAScript's toISOString). */
@@ -51,34 +58,28 @@ export const MAX_TIMESTAMP_BYTES = 27;
 /**
  * Prints an instant (integer milliseconds since the epoch) as ISO 8601 UTC with milliseconds at `pos`,
  * exactly as ECMAScript's toISOString does, and returns the position after it. Years 0000-9999 take the
- * fast path: the date from a per-day cache, the time of day from digit tables, with no object and no string;
+ * fast path: the date from the day cache, the time of day from digit tables, with no object and no string;
  * like the other writers, stores may leave up to three bytes of garbage past the returned position.
  */
 export function writeTimestamp(view: DataView, pos: number, ms: number): number {
   const day = Math.floor(ms / DAY_MS);
-  if (day !== cachedDay) {
-    if (day < -719528 || day > 2932896) return writeSlow(view, pos, ms);
-    cacheDay(day);
+  const slot = day & (CACHE_DAYS - 1);
+  if (cachedDays[slot] !== day) {
+    if (!(day >= FIRST_DAY && day <= LAST_DAY)) return writeSlow(view, pos, ms);
+    cacheDay(day, slot);
   }
-  view.setInt32(pos, dateWord0, true);
-  view.setInt32(pos + 4, dateWord1, true);
-  view.setInt32(pos + 8, dateWord2, true);
-  let rest = ms - day * DAY_MS;
-  const hours = Math.floor(rest / 3_600_000);
-  rest -= hours * 3_600_000;
-  const minutes = Math.floor(rest / 60_000);
-  rest -= minutes * 60_000;
-  const seconds = Math.floor(rest / 1000);
-  const millis = rest - seconds * 1000;
-  view.setUint16(pos + 11, TWO_DIGITS[hours]!, true);
-  view.setUint8(pos + 13, COLON);
-  view.setUint16(pos + 14, TWO_DIGITS[minutes]!, true);
-  view.setUint8(pos + 16, COLON);
-  view.setUint16(pos + 17, TWO_DIGITS[seconds]!, true);
-  // "0mmm" with its leading zero overwritten by the point.
-  view.setInt32(pos + 19, padded[millis]!, true);
-  view.setUint8(pos + 19, DOT);
-  view.setUint8(pos + 23, 90); // 'Z'
+  const word = 3 * slot;
+  view.setInt32(pos, dateWords[word]!, true);
+  view.setInt32(pos + 4, dateWords[word + 1]!, true);
+  view.setInt32(pos + 8, dateWords[word + 2]!, true);
+  // Under a day's 86,400,000 ms: int32 arithmetic, whose divisions by constants compile to multiplications.
+  const rest = (ms - day * DAY_MS) | 0;
+  const second = (rest / 1000) | 0;
+  const minute = (second / 60) | 0;
+  view.setInt32(pos + 11, MINUTE_HEAD[minute]!, true);
+  view.setInt32(pos + 15, MINUTE_TAIL[minute]! | (TWO_DIGITS[second - minute * 60]! << 16), true);
+  view.setInt32(pos + 19, MILLIS[rest - second * 1000]!, true);
+  view.setUint8(pos + 23, Z);
   return pos + 24;
 }
 

@@ -3,6 +3,7 @@ import test from 'ava';
 import { ENGINE_VERSION, PRESETS, writeRecordsJson } from '../../shared/engine/index.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
 import type { Scenario } from '../../shared/engine/scenario.ts';
+import { scenarioOutcomeOf } from '../../shared/engine/scenarioOutcomeOf.ts';
 
 // SHA-256 of writeRecordsJson for fixed inputs, per engine version. metadata.reproducible promises that
 // these bytes never change within a service_version: any change to the engine's output (models, RNG,
@@ -114,5 +115,45 @@ for (const [preset, profile, seed, n, digest] of GOLDEN_TIME_ORDER) {
   test(`output of ${preset}/${profile} seed ${seed} n ${n} in time order matches its 4.0.0 golden digest`, (t) => {
     const bytes = writeRecordsJson({ preset, profile, seed, numInteractions: n, serviceVersion: '4.0.0', order: 'time', population: 37, startTime: 1_893_456_000_000 });
     t.is(createHash('sha256').update(bytes).digest('hex'), digest);
+  });
+}
+
+// Engine 4 in time order with 10,000 subjects (the largest population): most never print a record before
+// the run ends, and the run must not depend on how far ahead the others made theirs.
+const GOLDEN_LARGE_POPULATION: [PresetName, string, string][] = [
+  ['education', 'average', '515fda73d50a158261a3eaf72904ee4a4175e0040f15f352a0eb279831a0e693'],
+  ['finance', 'balanced_investor', '6f30f9878ac39a045097a210f7eba6e0240bb61c1d2a71c8a9163a52ea1853ef'],
+  ['healthcare', 'chronic_condition', '6d15fdac47d9e1b810eef9e51d4d356a2138b0115b66f8b6951d388c31f977a6'],
+  ['mobile_app', 'casual_user', 'e51f1399b69f8d5cdb05f1962416352eb7e9ac5b64afae69acf22c077b9fd0a7'],
+];
+
+for (const [preset, profile, digest] of GOLDEN_LARGE_POPULATION) {
+  test(`output of ${preset}/${profile} seed 7 n 30000 in time order with 10,000 subjects matches its 4.0.0 golden digest`, (t) => {
+    const bytes = writeRecordsJson({ preset, profile, seed: 7, numInteractions: 30_000, serviceVersion: '4.0.0', order: 'time', population: 10_000 });
+    t.is(createHash('sha256').update(bytes).digest('hex'), digest);
+  });
+}
+
+// Engine 4 in time order with a scenario: the records and what the result says was placed. A time-ordered
+// run makes each subject's next record before printing it, and `placed` counts the events of records made,
+// so these pin how far ahead it makes them; with one subject, a place freed by a sequence's shadow end ties
+// with its last record, so the first also pins the order the heap gives such ties.
+const AT_TIME_SCENARIO: Scenario = {
+  events: [
+    { type: 'fatigue', sequence: 'all', at_step: 5, duration: 20, intensity: 1 },
+    { type: 'difficulty_spike', sequence: 3, at_time: '2026-01-09T00:00:00.000Z', duration: 30, intensity: 2 },
+    { type: 'mastery_jump', sequence: 'all', at_time: '2026-01-20T12:00:00.000Z', duration: 10, intensity: 0.5 },
+  ],
+};
+const GOLDEN_TIME_ORDER_SCENARIO: [string, number, string, string][] = [
+  ['fast_accurate', 1, '993bdfc94f27c4a430bb804c69c77d8c39bae45d8790c7dec9542acf490625da', '99de82922dcb1f5318d298edc5eae4ac9be4d821d342d65f83bade1c6df47480'],
+  ['average', 37, '00b4b75f474875ed063058df81ac446cf8258577c9b4794923df84c0d07beb18', '49f837650eda81c9e1141ef286a3170bfdb7afdf26debd9a4dfb71f48bea93ea'],
+];
+
+for (const [profile, population, records, outcome] of GOLDEN_TIME_ORDER_SCENARIO) {
+  test(`education/${profile} seed 42 n 12000 in time order with ${population} subjects and a scenario: records and outcome match their 4.0.0 golden digests`, (t) => {
+    const input = { preset: 'education' as const, profile, seed: 42, numInteractions: 12_000, serviceVersion: '4.0.0', order: 'time' as const, population, scenario: AT_TIME_SCENARIO };
+    t.is(createHash('sha256').update(writeRecordsJson(input)).digest('hex'), records);
+    t.is(createHash('sha256').update(JSON.stringify(scenarioOutcomeOf(input))).digest('hex'), outcome);
   });
 }

@@ -26,11 +26,11 @@ export class SequenceOrderSimulator implements Simulator {
     return mergeScenarioOutcomes([this.subject.scenarioOutcome()]);
   }
 
-  constructor(subject: TimedSubject, arrivals: SubjectArrivals, population: number) {
+  constructor(subject: TimedSubject, arrivals: SubjectArrivals, population: number, width: number) {
     this.subject = subject;
     this.arrivals = arrivals;
     this.population = population;
-    this.values = subject.values;
+    this.values = new Float64Array(width);
   }
 
   next(): void {
@@ -49,7 +49,7 @@ export class SequenceOrderSimulator implements Simulator {
       this.arrivals.placeEvents(subject);
     }
     subject.next();
-    this.values[1] = ++this.count;
+    subject.writeRecord(this.values, 0, ++this.count);
     if (subject.last) this.freed.push(this.freesAt < 0 ? subject.time : this.freesAt, subject.sequenceId, 0);
   }
 }

@@ -35,6 +35,14 @@ export class SubjectArrivals {
     this.atTimeSteps = new Int32Array(this.schedule.atTimes.length);
   }
 
+  /**
+   * Whether some sequence's place may be freed by its shadow end (the scenario has events): then a
+   * time-ordered run's heap may hold a freed place and a record with the same instant and id.
+   */
+  get shadowed(): boolean {
+    return this.schedule.hasEvents;
+  }
+
   /** The arrival of one of the first `population` sequences. */
   initial(sequenceId: number): number {
     this.rng.subject(sequenceId);

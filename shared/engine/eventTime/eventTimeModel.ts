@@ -1,3 +1,4 @@
+import { CounterRng } from '../counterRng.ts';
 import { eventTimeField } from '../fieldSpec.ts';
 import type { Rng } from '../rng.ts';
 import type { EngineModel, RunContext, RunTiming, Simulator, SubjectSimulator } from '../simulator.ts';
@@ -31,13 +32,16 @@ export function eventTimeModel<M extends EngineModel>(base: M, clock: PresetCloc
     fields: [base.fields[0]!, base.fields[1]!, eventTimeField(), ...base.fields.slice(2)],
     createSimulator(profile: string, rng: Rng, run: RunContext): Simulator {
       const timing = run.timing ?? DEFAULT_TIMING;
-      const makeSubject = (): TimedSubject => new TimedSubject(asSubject(base.createSimulator(profile, rng, run)), clock.createClock(), run.key);
+      // The clocks' addressed generator, shared by the run's subjects (TimedSubject).
+      const clockRng = new CounterRng(run.key);
+      const makeSubject = (): TimedSubject => new TimedSubject(asSubject(base.createSimulator(profile, rng, run)), clock.createClock(), clockRng);
       const makeShadow = (): TimedSubject =>
-        new TimedSubject(asSubject(base.createSimulator(profile, rng, { key: run.key, scenario: undefined })), clock.createClock(), run.key);
+        new TimedSubject(asSubject(base.createSimulator(profile, rng, { key: run.key, scenario: undefined })), clock.createClock(), clockRng);
       const arrivals = new SubjectArrivals(clock, run.key, timing.startTime, run.scenario, types, base.episodeLength, makeShadow);
+      const width = base.fields.length + 1;
       return timing.order === 'time' ?
-          new TimeOrderSimulator(makeSubject, arrivals, timing.population, base.fields.length + 1)
-        : new SequenceOrderSimulator(makeSubject(), arrivals, timing.population);
+          new TimeOrderSimulator(makeSubject, arrivals, timing.population, width, run.count ?? Number.POSITIVE_INFINITY)
+        : new SequenceOrderSimulator(makeSubject(), arrivals, timing.population, width);
     },
   };
 }
