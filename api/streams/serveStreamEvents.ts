@@ -5,10 +5,11 @@ import { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
 import { streamInputOf } from '../../shared/streams/streamInputOf.ts';
 import type { Services } from '../Services.ts';
 import { presentStream } from './presentStream.ts';
+import { SseBatch } from './SseBatch.ts';
 
 /** A comment line at least this often (DECISIONS "Live streams": at least every 15 s). */
 const KEEP_ALIVE_MS = 15_000;
-/** Envelopes written between turns of the event loop, so one fast reader never starves the others. */
+/** Envelopes written (as one write) between turns of the event loop, so one fast reader never starves the others. */
 const TURN_EVENTS = 256;
 /** How often a reader waiting on its clock looks whether the stream was cancelled or failed. */
 const STATUS_CHECK_MS = 1000;
@@ -41,7 +42,7 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
   // The last position this reader may have: all of them while running, what was delivered once ended.
   const limitOf = (current: StreamRow): number => (current.status === 'running' || current.status === 'completed' ? current.num_interactions * 2 + 1 : current.delivered);
 
-  const write = async (text: string): Promise<void> => {
+  const write = async (text: string | Buffer): Promise<void> => {
     lastWrite = Date.now();
     if (!res.write(text)) {
       await new Promise<void>((resolve) => {
@@ -65,33 +66,44 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
     if (!events.skipTo(Math.min(after, position + TURN_EVENTS))) break;
     await yieldToLoop();
   }
+  // The events due together are printed into one batch and written at once: before waiting on the clock
+  // for the next one, and every TURN_EVENTS events, each time with a turn of the loop.
+  const batch = new SseBatch(events.maxEnvelopeBytes);
+  const flush = async (): Promise<void> => {
+    if (batch.size > 0) await write(batch.take());
+  };
   let lastDueMs = 0;
   let sinceTurn = 0;
   for (;;) {
     if (closed) return;
-    const envelope = events.next();
-    if (envelope === undefined || envelope.position > limitOf(row)) break;
-    lastDueMs = envelope.dueMs;
-    const dueAt = createdMs + envelope.dueMs;
-    while (!closed && Date.now() < dueAt) {
-      const now = Date.now();
-      if (now - lastCheck >= STATUS_CHECK_MS) await refresh();
-      if (envelope.position > limitOf(row)) break;
-      if (now - lastWrite >= KEEP_ALIVE_MS) await write(': keep-alive\n\n');
-      const wait = Math.min(dueAt - now, KEEP_ALIVE_MS - (now - lastWrite), STATUS_CHECK_MS);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait)));
+    if (!events.moveNext() || events.position > limitOf(row)) break;
+    const position = events.position;
+    lastDueMs = events.dueMs;
+    const dueAt = createdMs + lastDueMs;
+    if (Date.now() < dueAt) {
+      await flush();
+      while (!closed && Date.now() < dueAt) {
+        const now = Date.now();
+        if (now - lastCheck >= STATUS_CHECK_MS) await refresh();
+        if (position > limitOf(row)) break;
+        if (now - lastWrite >= KEEP_ALIVE_MS) await write(': keep-alive\n\n');
+        const wait = Math.min(dueAt - now, KEEP_ALIVE_MS - (now - lastWrite), STATUS_CHECK_MS);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait)));
+      }
+      if (closed || position > limitOf(row)) break;
     }
-    if (closed || envelope.position > limitOf(row)) break;
-    await write(`id: ${envelope.position}\ndata: ${envelope.json}\n\n`);
+    batch.add(events);
     if (++sinceTurn >= TURN_EVENTS) {
       sinceTurn = 0;
+      await flush();
       await yieldToLoop();
     }
   }
   if (closed) return;
+  await flush();
   if (row.status === 'running') {
     await refresh();
-    if (row.status === 'running' && lastDueMs > 0 && events.next() === undefined) {
+    if (row.status === 'running' && lastDueMs > 0 && !events.moveNext()) {
       // The last event is delivered: completing is idempotent with the worker's (same finished_at).
       await completeStream(services.pool, { id: row.id, finishedMs: createdMs + lastDueMs });
       await refresh();
