@@ -11,16 +11,17 @@ import { SseBatch } from './SseBatch.ts';
 const KEEP_ALIVE_MS = 15_000;
 /** Envelopes written (as one write) between turns of the event loop, so one fast reader never starves the others. */
 const TURN_EVENTS = 256;
-/** How often a reader waiting on its clock looks whether the stream was cancelled or failed. */
+/** How often a reader waiting on its clock looks at its stream's state (services.streamWatch reads it for all readers). */
 const STATUS_CHECK_MS = 1000;
 
 /**
  * GET /v1/streams/{id}/events (docs/streams.md, "Server-Sent Events"). The envelopes are a function of
  * the stream's inputs, so this process makes them itself from position `after` on (STYLE §18: resuming is
  * re-reading from a position, byte-identical) and writes each when it is due by the stream's clock
- * (created_at + (delivery time − start_time) / speed), with the socket's back-pressure: a reader that does
- * not read holds only its own generator, which waits for its socket. No worker, buffer or shared state is
- * between the reader and its bytes, so the loss of any process costs a reader only a reconnection.
+ * (created_at + (delivery time − start_time) / speed), the events due together as one write, with the
+ * socket's back-pressure: a reader that does not read holds only its own generator, which waits for its
+ * socket. No worker or buffer is between the reader and its bytes (the process only shares one reading of
+ * its streams' states), so the loss of any process costs a reader only a reconnection.
  */
 export const serveStreamEvents = async (services: Services, res: ServerResponse, first: StreamRow, after: number): Promise<void> => {
   let row = first;
@@ -38,9 +39,15 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
   });
   res.write(': stream\n\n');
   let lastWrite = Date.now();
-  let lastCheck = Date.now();
+  // Whether the stream was cancelled or failed meanwhile, and what it delivered: read for every reader of
+  // this process at once, about every second.
+  const follow = services.streamWatch.follow(row.id);
+  res.once('close', follow.release);
   // The last position this reader may have: all of them while running, what was delivered once ended.
-  const limitOf = (current: StreamRow): number => (current.status === 'running' || current.status === 'completed' ? current.num_interactions * 2 + 1 : current.delivered);
+  const limit = (): number => {
+    const current = follow.current() ?? row;
+    return current.status === 'running' || current.status === 'completed' ? row.num_interactions * 2 + 1 : current.delivered;
+  };
 
   const write = async (text: string | Buffer): Promise<void> => {
     lastWrite = Date.now();
@@ -57,7 +64,6 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
     }
   };
   const refresh = async (): Promise<void> => {
-    lastCheck = Date.now();
     row = (await findStream(services.pool, { accountId: row.account_id, id: row.id })) ?? row;
   };
 
@@ -76,7 +82,7 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
   let sinceTurn = 0;
   for (;;) {
     if (closed) return;
-    if (!events.moveNext() || events.position > limitOf(row)) break;
+    if (!events.moveNext() || events.position > limit()) break;
     const position = events.position;
     lastDueMs = events.dueMs;
     const dueAt = createdMs + lastDueMs;
@@ -84,13 +90,12 @@ export const serveStreamEvents = async (services: Services, res: ServerResponse,
       await flush();
       while (!closed && Date.now() < dueAt) {
         const now = Date.now();
-        if (now - lastCheck >= STATUS_CHECK_MS) await refresh();
-        if (position > limitOf(row)) break;
+        if (position > limit()) break;
         if (now - lastWrite >= KEEP_ALIVE_MS) await write(': keep-alive\n\n');
         const wait = Math.min(dueAt - now, KEEP_ALIVE_MS - (now - lastWrite), STATUS_CHECK_MS);
         await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait)));
       }
-      if (closed || position > limitOf(row)) break;
+      if (closed || position > limit()) break;
     }
     batch.add(events);
     if (++sinceTurn >= TURN_EVENTS) {

@@ -90,6 +90,15 @@ export const findStream = async (connection: CommonQueryMethods, input: { accoun
 export const findStreamById = async (connection: CommonQueryMethods, id: string): Promise<StreamRow | null> =>
   connection.maybeOne(sql.type(streamRowSchema)`SELECT ${COLUMNS} FROM streams WHERE id = ${id}`);
 
+/** Status and delivered of the given streams, in one statement (an API process's readers: api/streams/createStreamWatch.ts). */
+export const findStreamStates = async (
+  connection: CommonQueryMethods,
+  ids: readonly string[],
+): Promise<readonly { id: string; status: StreamRow['status']; delivered: number }[]> =>
+  connection.any(sql.type(z.object({ id: z.string(), status: streamStatusSchema, delivered: z.number() }))`
+    SELECT id, status, delivered FROM streams WHERE id = ANY(${sql.array(ids, 'uuid')})
+  `);
+
 /** A page of the account's streams, newest first, keyset by (created_at, id) like the history. */
 export const listStreams = async (
   connection: CommonQueryMethods,
