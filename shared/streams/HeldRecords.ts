@@ -29,7 +29,10 @@ export class HeldRecords {
       slot = this.used++;
       if (slot === this.deliveries.length) this.grow();
     }
-    this.slab.set(values.subarray(0, this.width), slot * this.width);
+    // A plain loop: a record is a dozen slots, and subarray() would make a view object per record.
+    const slab = this.slab;
+    const base = slot * this.width;
+    for (let j = 0; j < this.width; j++) slab[base + j] = values[j]!;
     this.deliveries[slot] = deliveries;
     return slot;
   }
