@@ -4,9 +4,9 @@ import type { Logger } from '../../shared/logger.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 
 /** What an SSE reader needs to know while it waits on its clock: whether its stream ended, and how far. */
-export type StreamState = Pick<StreamRow, 'status' | 'delivered'>;
+type StreamState = Pick<StreamRow, 'status' | 'delivered'>;
 
-export interface StreamFollow {
+interface StreamFollow {
   /** The state last read, or undefined until the first reading after follow(). */
   readonly current: () => StreamState | undefined;
   /** The reader is done; idempotent. */

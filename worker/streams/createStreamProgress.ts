@@ -3,7 +3,7 @@ import { recordDeliveredMany } from '../../shared/db/queries/streams.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 
-export interface StreamClockProgress {
+interface StreamClockProgress {
   /** How far the stream's events are due now; written with the other clocks' at the next recording. */
   readonly report: (delivered: number) => void;
   /** False once a recording found the stream no longer running (cancelled, failed, completed or gone). */
