@@ -2,6 +2,7 @@ import type { RedisClient } from '../shared/redis/createRedis.ts';
 import type { RedisHealth } from '../shared/redis/watchRedisHealth.ts';
 import type { DatabasePool } from 'slonik';
 import type { StreamQueue } from './streams/createStreamQueue.ts';
+import type { StreamWatch } from './streams/createStreamWatch.ts';
 import type { Config } from '../shared/config.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { Lifecycle } from './Lifecycle.ts';
@@ -49,6 +50,8 @@ export interface Services {
   readonly metrics: Metrics;
   /** The queue to the workers that run live streams (docs/streams.md). */
   readonly streams: StreamQueue;
+  /** The state of the streams this process's SSE readers read, one query for all (api/streams/createStreamWatch.ts). */
+  readonly streamWatch: StreamWatch;
   /** Body lengths being measured in this process, shared by the requests that wait on one (api/bulk). */
   readonly lengthMeasurements: LengthMeasurements;
   /** What the kernel still holds for each client connection: where stream stalls are measured. */

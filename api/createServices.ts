@@ -12,6 +12,7 @@ import { createSimulationClient } from './simulations/createSimulationClient.ts'
 import type { Services } from './Services.ts';
 import { createPrincipalCache } from './auth/createPrincipalCache.ts';
 import { createStreamQueue } from './streams/createStreamQueue.ts';
+import { createStreamWatch } from './streams/createStreamWatch.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
 import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
 import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
@@ -60,6 +61,7 @@ export const createServices = async (config: Config, options: CreateServicesOpti
     simulations,
     metrics,
     streams: createStreamQueue({ redis: config.redis, prefix: redisPrefix, logger }),
+    streamWatch: createStreamWatch(pool, logger),
     lengthMeasurements: createLengthMeasurements(),
     sendQueues: createSendQueueReader(),
     models: createModelStore(pool),
@@ -72,6 +74,7 @@ export const closeServices = async (services: Services): Promise<void> => {
   await services.leases.stop();
   await services.simulations.close();
   await services.streams.close();
+  services.streamWatch.close();
   await services.samples.destroy();
   await services.pool.end();
   services.redisHealth.stop();

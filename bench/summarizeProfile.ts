@@ -7,6 +7,8 @@ interface ProfileNode {
 }
 
 interface CpuProfile {
+  /** µs on the monotonic clock (process.hrtime's, on Linux). */
+  readonly startTime: number;
   readonly nodes: readonly ProfileNode[];
   readonly samples: readonly number[];
   readonly timeDeltas: readonly number[];
@@ -30,12 +32,19 @@ const place = (url: string, line: number): string => {
   return ` ${shown}:${line + 1}`;
 };
 
-/** Top frames by self time of a `node --cpu-prof` profile, idle and GC kept apart from busy time. */
-export const summarizeProfile = (file: string, top = 20): { busyMs: number; idleMs: number; frames: Frame[] } => {
+/**
+ * Top frames by self time of a `node --cpu-prof` profile, idle and GC kept apart from busy time; only the
+ * samples within `window` (µs on the monotonic clock, `process.hrtime.bigint() / 1000n`) when given, so
+ * a benchmark can leave out the process's start.
+ */
+export const summarizeProfile = (file: string, top = 20, window?: { readonly fromUs: number; readonly toUs: number }): { busyMs: number; idleMs: number; frames: Frame[] } => {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const names = new Map(profile.nodes.map((node) => [node.id, `${node.callFrame.functionName || '(anonymous)'}${place(node.callFrame.url, node.callFrame.lineNumber)}`]));
   const self = new Map<string, number>();
+  let at = profile.startTime;
   profile.samples.forEach((id, index) => {
+    at += profile.timeDeltas[index] ?? 0;
+    if (window !== undefined && (at < window.fromUs || at > window.toUs)) return;
     const name = names.get(id) ?? '?';
     self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
   });

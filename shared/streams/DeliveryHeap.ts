@@ -6,7 +6,8 @@ export interface PendingDelivery {
   /** 1 for the second delivery of a record, else 0: the copy sorts after its original. */
   readonly copy: number;
   readonly eventMs: number;
-  readonly recordJson: string;
+  /** Where the record's values are held (HeldRecords). */
+  readonly slot: number;
 }
 
 const before = (a: PendingDelivery, b: PendingDelivery): boolean =>

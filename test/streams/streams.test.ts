@@ -149,6 +149,29 @@ test('streams are listed newest first; unknown ids are 404 stream_not_found; DEL
   t.is(JSON.parse(read.end ?? '{}')['status'], 'cancelled');
 });
 
+test('readers waiting on their clock learn of a DELETE: each gets `event: end` with the cancelled Stream and nothing more', async (t) => {
+  const me = await caller();
+  // At this speed the first event is hours away: the readers wait on their clocks.
+  const slow = await call(me.key, 'POST', '/v1/streams', { preset: 'finance', num_interactions: 50, speed: 1, start_time: '2026-01-05T00:00:00.000Z' });
+  t.is(slow.status, 201);
+  const url = `${app.url}${slow.body['events_url']}`;
+  // Each reader is connected once its first bytes (the opening comment) arrived.
+  const connections: Promise<void>[] = [];
+  const reads = [0, 1].map(() => {
+    let connected: () => void = () => {};
+    connections.push(new Promise<void>((resolve) => (connected = resolve)));
+    return readSse(url, me.key, { onProgress: () => connected() });
+  });
+  await Promise.all(connections);
+  t.is((await call(me.key, 'DELETE', `/v1/streams/${slow.body['id']}`)).status, 200);
+  for (const read of await Promise.all(reads)) {
+    t.deepEqual(read.events, []);
+    const end = JSON.parse(read.end ?? '{}') as Record<string, unknown>;
+    t.is(end['status'], 'cancelled');
+    t.is(end['delivered'], 0);
+  }
+});
+
 test('validation: an engine before 4 and disorder out of range are 422; more interactions than the plan allows per request is 403', async (t) => {
   const me = await caller();
   const old = await call(me.key, 'POST', '/v1/streams', { preset: 'finance', num_interactions: 5, engine_version: '3' });

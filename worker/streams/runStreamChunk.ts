@@ -21,15 +21,15 @@ export function runStreamChunk(task: StreamChunkTask): StreamChunk {
   const json: string[] = [];
   let length = 0;
   let last = false;
+  // A clock needs only the due times: the envelopes are printed for a webhook alone.
   while (length < task.count) {
-    const envelope = stream.next();
-    if (envelope === undefined) {
+    if (!stream.moveNext()) {
       last = true;
       break;
     }
-    dueMs[length] = envelope.dueMs;
-    duplicate[length] = envelope.duplicate ? 1 : 0;
-    if (task.withJson) json.push(envelope.json);
+    dueMs[length] = stream.dueMs;
+    duplicate[length] = stream.duplicate ? 1 : 0;
+    if (task.withJson) json.push(stream.currentJson());
     length += 1;
   }
   stream.at = task.after + length;

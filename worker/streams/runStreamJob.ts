@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { completeStream, endStream, findStreamById, recordDelivered } from '../../shared/db/queries/streams.ts';
+import { completeStream, endStream, findStreamById } from '../../shared/db/queries/streams.ts';
 import type { StreamJobData } from '../../shared/jobs/StreamJobData.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
 import { loadStreamInput } from '../../shared/streams/loadStreamInput.ts';
@@ -8,14 +8,14 @@ import { runWebhookStream } from './runWebhookStream.ts';
 
 /** Positions a pool task makes at once: generating ahead, never a thread per stream. */
 const CHUNK = 2048;
-/** How often the clock records how far the stream's events are due, and looks for a cancellation. */
+/** How often the clock wakes to report how far its events are due and to look for a cancellation (context.progress records them). */
 const RECORD_EVERY_MS = 2000;
-
 
 /**
  * One stream's clock on a worker (docs/streams.md): its events' due times come from the pool chunk by
- * chunk, the job waits on them and records how far they are due (`delivered`) every RECORD_EVERY_MS,
- * and completes the stream when the last one is due (finished_at: that instant, so whichever of the job
+ * chunk, the job waits on them and reports how far they are due (`delivered`, recorded with every other
+ * clock's by context.progress every 2 s, which also tells it of a cancellation), and completes the stream
+ * when the last one is due (finished_at: that instant, so whichever of the job
  * and an SSE reader completes it writes the same row). A worker lost mid-stream loses nothing: BullMQ
  * gives the job to another worker, which reads the row and goes on from the clock, which never stopped.
  */
@@ -26,26 +26,28 @@ export const runStreamJob = async (context: StreamJobContext, job: Job<StreamJob
   if (row.sink['type'] === 'webhook') return runWebhookStream(context, job.data, row, input);
   const createdMs = row.created_ms;
   let position = row.delivered;
-  let recordedAt = Date.now();
   let lastDueMs = 0;
-  for (;;) {
-    const chunk = await context.threads.run({ streamId: row.id, input, after: position, count: CHUNK, withJson: false }, { name: 'runStreamChunk' });
-    for (let i = 0; i < chunk.dueMs.length; i++) {
-      const dueAt = createdMs + chunk.dueMs[i]!;
-      lastDueMs = chunk.dueMs[i]!;
-      while (Date.now() < dueAt) {
-        if (context.stopping()) return 'stopped';
-        if (Date.now() - recordedAt >= RECORD_EVERY_MS) {
-          recordedAt = Date.now();
-          await recordDelivered(context.pool, { id: row.id, delivered: position });
-          const current = await findStreamById(context.pool, row.id);
-          if (current === null || current.status !== 'running') return 'done';
+  const progress = context.progress.follow(row.id, position);
+  try {
+    for (;;) {
+      const chunk = await context.threads.run({ streamId: row.id, input, after: position, count: CHUNK, withJson: false }, { name: 'runStreamChunk' });
+      for (let i = 0; i < chunk.dueMs.length; i++) {
+        const dueAt = createdMs + chunk.dueMs[i]!;
+        lastDueMs = chunk.dueMs[i]!;
+        if (Date.now() < dueAt) {
+          progress.report(position);
+          while (Date.now() < dueAt) {
+            if (context.stopping()) return 'stopped';
+            if (!progress.running()) return 'done';
+            await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(dueAt - Date.now(), RECORD_EVERY_MS))));
+          }
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(dueAt - Date.now(), RECORD_EVERY_MS))));
+        position += 1;
       }
-      position += 1;
+      if (chunk.last) break;
     }
-    if (chunk.last) break;
+  } finally {
+    progress.release();
   }
   await completeStream(context.pool, { id: row.id, finishedMs: createdMs + lastDueMs });
   return 'done';

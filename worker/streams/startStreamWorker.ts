@@ -11,6 +11,7 @@ import { closeRedis } from '../../shared/redis/closeRedis.ts';
 import { createRedis } from '../../shared/redis/createRedis.ts';
 import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
+import { createStreamProgress } from './createStreamProgress.ts';
 import { failStream, runStreamJob } from './runStreamJob.ts';
 import type { StreamChunk, StreamChunkTask } from './streamChunkTask.ts';
 
@@ -51,10 +52,12 @@ export const startStreamWorker = async (options: {
   });
   const connection = createRedis(options.redis, { role: 'worker:streams', blocking: true, logger });
   let stopping = false;
+  const progress = createStreamProgress(pool, logger);
   const context = {
     pool,
     threads,
     redis: connection,
+    progress,
     stopping: () => stopping,
     sessionSecret: options.sessionSecret,
     webhookAllowPrivate: options.webhookAllowPrivate,
@@ -99,6 +102,7 @@ export const startStreamWorker = async (options: {
     close: async () => {
       stopping = true;
       await worker.close();
+      await progress.close();
       await threads.close();
       await closeRedis(connection);
       await pool.end();

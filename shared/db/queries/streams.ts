@@ -92,6 +92,15 @@ export const findStream = async (connection: CommonQueryMethods, input: { accoun
 export const findStreamById = async (connection: CommonQueryMethods, id: string): Promise<StreamRow | null> =>
   connection.maybeOne(sql.type(streamRowSchema)`SELECT ${COLUMNS} FROM streams WHERE id = ${id}`);
 
+/** Status and delivered of the given streams, in one statement (an API process's readers: api/streams/createStreamWatch.ts). */
+export const findStreamStates = async (
+  connection: CommonQueryMethods,
+  ids: readonly string[],
+): Promise<readonly { id: string; status: StreamRow['status']; delivered: number }[]> =>
+  connection.any(sql.type(z.object({ id: z.string(), status: streamStatusSchema, delivered: z.number() }))`
+    SELECT id, status, delivered FROM streams WHERE id = ANY(${sql.array(ids, 'uuid')})
+  `);
+
 /** A page of the account's streams, newest first, keyset by (created_at, id) like the history. */
 export const listStreams = async (
   connection: CommonQueryMethods,
@@ -131,10 +140,27 @@ export const completeStream = async (connection: CommonQueryMethods, input: { id
   `);
 };
 
-/** How far the stream's events are due (SSE) or acknowledged (webhook); never backwards. */
-export const recordDelivered = async (connection: CommonQueryMethods, input: { id: string; delivered: number }): Promise<void> => {
-  await connection.query(sql.unsafe`UPDATE streams SET delivered = greatest(delivered, ${input.delivered}) WHERE id = ${input.id} AND status = 'running'`);
-};
+/**
+ * How far each of a worker's streams' events are due, in one statement for all of them (worker/streams/
+ * createStreamProgress.ts): `delivered` raised where it is behind and the stream still running, never
+ * backwards; returns every given stream's status (a deleted one is absent).
+ */
+export const recordDeliveredMany = async (
+  connection: CommonQueryMethods,
+  entries: readonly { readonly id: string; readonly delivered: number }[],
+): Promise<readonly { id: string; status: StreamRow['status'] }[]> =>
+  connection.any(sql.type(z.object({ id: z.string(), status: streamStatusSchema }))`
+    WITH given AS (
+      SELECT * FROM ${sql.unnest(
+        entries.map((entry) => [entry.id, entry.delivered]),
+        ['uuid', 'int8'],
+      )} AS given (id, delivered)
+    ), recorded AS (
+      UPDATE streams SET delivered = given.delivered FROM given
+      WHERE streams.id = given.id AND streams.status = 'running' AND streams.delivered < given.delivered
+    )
+    SELECT streams.id, streams.status FROM streams JOIN given ON given.id = streams.id
+  `);
 
 /** The webhook batch about to be sent, fixed before its first try. */
 export const fixInflightBatch = async (connection: CommonQueryMethods, input: { id: string; batch: number; first: number; last: number }): Promise<void> => {
