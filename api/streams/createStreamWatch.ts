@@ -23,7 +23,7 @@ export interface StreamWatch {
  * The status and `delivered` of every stream this process's SSE readers read, in one query per interval
  * for all of them (docs/streams.md, "How it runs"): a reader waiting on its clock learns within about an
  * interval that its stream was cancelled or failed, and a thousand readers cost one statement a second,
- * not a thousand (STYLE §12). Readers of one stream share its entry. A failed reading is logged and the
+ * not a thousand (docs/development.md#code-conventions). Readers of one stream share its entry. A failed reading is logged and the
  * next one tried; the readers keep the last state meanwhile.
  */
 export const createStreamWatch = (pool: DatabasePool, logger: Logger, intervalMs = 1000): StreamWatch => {

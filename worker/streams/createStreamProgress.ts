@@ -21,7 +21,7 @@ export interface StreamProgress {
 /**
  * The `delivered` of every stream clock on this worker, recorded in PostgreSQL every `intervalMs` in one
  * statement for all of them, which also reads their statuses (docs/streams.md, "How it runs"): a
- * thousand clocks cost one statement per interval, not two each (STYLE §12, group commit). A clock sees a
+ * thousand clocks cost one statement per interval, not two each (a group commit, as the ledger writes its rows: docs/architecture.md#limits-and-the-ledger). A clock sees a
  * cancellation at the recording after it. A failed recording is logged and the next one writes the
  * positions then reached.
  */
