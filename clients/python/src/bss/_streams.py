@@ -222,12 +222,15 @@ class StreamEvents(Iterator[StreamEnvelope]):
         self.stream: Stream | None = None
         self.reconnects = 0
         self._parser = _EventStreamParser("" if last_event_id is None else str(last_event_id))
+        # The id of the last envelope handed out: the parser may have read further into a chunk (the
+        # service writes the events due together), and a resume must go on after what the caller has.
+        self._yielded_id = self._parser.last_event_id
         self._response: Response | None = None
         self._envelopes = self._read()
 
     @property
     def last_event_id(self) -> int | None:
-        given = self._parser.last_event_id
+        given = self._yielded_id
         return int(given) if given.isdigit() else None
 
     def __iter__(self) -> StreamEvents:
@@ -257,6 +260,7 @@ class StreamEvents(Iterator[StreamEnvelope]):
                         return
                     if message.event == "message":
                         failures = 0
+                        self._yielded_id = message.last_event_id
                         yield cast(StreamEnvelope, json.loads(message.data))
                 url = self._transport.url(self._path)
                 broken: ApiConnectionError = IncompleteBodyError(url, "the event stream ended before its end event", received=self._received())
