@@ -1,4 +1,3 @@
-import { referenceOf } from '../simulations/referenceOf.ts';
 import { Readable } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
 import { describeError } from '../../shared/errors/describeError.ts';
@@ -51,7 +50,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
   }
   const format = ctx.state.format ?? 'json';
   const coding: ContentCoding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);
-  const tag = bodyTag({ simulationId: recorded.simulationId, engineVersion: recorded.serviceVersion, format, coding });
+  const tag = bodyTag({ simulationId: recorded.simulationId, serviceVersion: recorded.serviceVersion, format, coding });
   // If-Range with another validator (a changed body, or a date: these bodies have none) asks for the whole.
   const ifRange = ctx.get('If-Range');
   const range = ifRange === '' || ifRange === tag ? parseRange(ctx.get('Range') || undefined) : undefined;
@@ -116,14 +115,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
     throw rangeNotSatisfiable(total);
   }
   const represent = (): void => {
-    setSimulationHeaders(ctx, {
-      simulationId: recorded.simulationId,
-      preset: replay.preset.name,
-      model: referenceOf(replay.model),
-      profile: replay.profile,
-      seed: replay.seed ?? 0,
-      engineVersion: recorded.serviceVersion,
-    });
+    setSimulationHeaders(ctx, { ...replay, simulationId: recorded.simulationId, seed: replay.seed ?? 0, serviceVersion: recorded.serviceVersion });
     ctx.set('Content-Type', FORMAT_CONTENT_TYPES[format]);
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('ETag', tag);

@@ -8,7 +8,7 @@ import {
   rateLimitExceeded,
 } from '../../shared/errors/errors.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
-import type { SimulationRunInput } from '../../shared/db/queries/simulations.ts';
+import type { AdmittedRun } from '../../shared/runs/admittedRun.ts';
 import { listRecentAdmissions, readLedgerQuota } from '../../shared/db/queries/usage.ts';
 import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
@@ -36,7 +36,7 @@ export interface AdmissionInput {
    * its ledger row say. Absent when the request was refused before quota (invalid body, per-request
    * maximum): only the rate limiter counts it.
    */
-  readonly run?: Omit<SimulationRunInput, 'id' | 'periodStart'>;
+  readonly run?: Omit<AdmittedRun, 'simulationId' | 'periodStart'>;
   /** The version a cached principal was loaded under (Principal.authVersion): the script confirms it first. */
   readonly authVersion?: string;
 }
@@ -46,8 +46,14 @@ export interface Admission {
   readonly headers: Readonly<Record<string, string>>;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;
-  /** Set with simulationId: the run as its in-flight entry holds it, and that entry's clock. */
-  readonly admitted?: { readonly run: SimulationRunInput; readonly admittedUs: number; readonly leaseUntilMs: number };
+  /** Set with simulationId for a new run: the run as its in-flight entry holds it, and that entry's clock. */
+  readonly admitted?: {
+    readonly run: AdmittedRun;
+    /** Admitted at, µs since the epoch (Redis TIME). */
+    readonly admittedUs: number;
+    /** The slot's lease expiry, ms since the epoch. */
+    readonly leaseUntilMs: number;
+  };
   readonly period: MonthlyPeriod;
   /** Set when the request is refused. */
   readonly refusal?: AppError;
@@ -73,7 +79,7 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
   const simulationId = randomUUID();
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
-  const run: SimulationRunInput | undefined = input.run === undefined ? undefined : { id: simulationId, ...input.run, periodStart: period.start.toISOString() };
+  const run: AdmittedRun | undefined = input.run === undefined ? undefined : { ...input.run, simulationId, periodStart: period.start.toISOString() };
   const leaseMs = services.config.simulationTimeoutMs + 5000;
 
   const ask = () =>

@@ -16,7 +16,8 @@ export interface ModelRunRequest {
   readonly profile: string | undefined;
   readonly seed: number | undefined;
   readonly numInteractions: number;
-  readonly engineVersion: string | undefined;
+  /** The engine as the body asked for it: a major or an exact version (resolveModelRequest resolves it). */
+  readonly engine: string | undefined;
   readonly scenario: Scenario | undefined;
   /** Engine 4's clock inputs, checked against the resolved engine with the model (resolveModelRequest). */
   readonly startTime: string | undefined;

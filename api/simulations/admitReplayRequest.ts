@@ -49,13 +49,13 @@ const toReplay = async (services: Services, accountId: string, row: SimulationRu
     if (stored === null || stored.spec.digest !== row.model_digest) {
       return simulationNotFound();
     }
-    return { preset: { name: row.preset }, model: stored.spec, ...recorded };
+    return { preset: row.preset, model: stored.spec, ...recorded };
   }
   const preset = resolvePreset(row.preset);
   if (preset === undefined || !isPresetAvailable(services.config, preset)) {
     return presetUnavailable(row.preset);
   }
-  return { preset, ...recorded };
+  return { preset: preset.name, ...recorded };
 };
 
 /**

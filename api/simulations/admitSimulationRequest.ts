@@ -40,13 +40,14 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
       let refused: AppError | undefined = bodyRefusal;
       if (refused === undefined) {
         // A model is never out of service; a preset may be (the validate stage resolved it, so it exists).
-        const preset = input.model === undefined ? resolvePreset(input.preset.name) : undefined;
+        const preset = input.model === undefined ? resolvePreset(input.preset) : undefined;
         if (preset !== undefined && !isPresetAvailable(services.config, preset)) {
           refused = presetUnavailable(preset.name);
         } else if (input.numInteractions > current.limits.max_interactions_per_request) {
           refused = interactionsPerRequestExceeded(current.limits.max_interactions_per_request, input.numInteractions);
         }
       }
+      const { replayOf: _replayOf, model, seed: _seed, ...fields } = refused === undefined ? input : ({} as typeof input);
       const decision = await admitSimulation(services, {
         accountId: current.accountId,
         plan: current.limits,
@@ -54,17 +55,12 @@ export const admitSimulationRequest = (services: Services): Middleware<AdmittedS
         ...(refused === undefined
           ? {
               run: {
+                ...fields,
+                ...(model === undefined ? {} : { model: referenceOf(model) }),
+                seed: seedOf(),
                 accountId: current.accountId,
                 apiKeyId: current.via.kind === 'api_key' ? current.via.apiKeyId : null,
                 sessionId: current.via.kind === 'session' ? current.via.sessionId : null,
-                preset: input.preset.name,
-                model: referenceOf(input.model) ?? null,
-                profile: input.profile,
-                seed: seedOf(),
-                numInteractions: input.numInteractions,
-                serviceVersion: input.serviceVersion,
-                scenario: input.scenario ?? null,
-                timing: input.timing ?? null,
               },
             }
           : {}),

@@ -55,7 +55,7 @@ const withRetry = async <T>(attempt: () => Promise<T>): Promise<T> => {
 export const createLedgerWriter = (pool: DatabasePool): LedgerWriter => {
   const write = createBatcher<LedgerRowInput, boolean>(async (rows) => {
     const inserted = new Set(await writeLedger(pool, rows));
-    return rows.map((row) => inserted.has(row.id));
+    return rows.map((row) => inserted.has(row.simulationId));
   });
   return {
     write: (row) => withRetry(() => write(row)),

@@ -1,4 +1,5 @@
-import type { SettlementInput, SimulationRunInput } from '../../shared/db/queries/simulations.ts';
+import type { Settlement } from '../../shared/db/queries/simulations.ts';
+import type { Admission } from '../limits/admitSimulation.ts';
 import { ClientAbortedError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
@@ -18,14 +19,6 @@ export interface AdmissionTerms {
   readonly numInteractions: number;
 }
 
-/** A new run as admit.lua recorded it: its ledger fields and its in-flight entry's clock. */
-export interface AdmittedRun {
-  readonly run: SimulationRunInput;
-  /** Admitted at, µs since the epoch (Redis TIME). */
-  readonly admittedUs: number;
-  /** The slot's lease expiry, ms since the epoch. */
-  readonly leaseUntilMs: number;
-}
 
 /**
  * The one owner of an admitted run's slot, quota and ledger fate, from admission to whatever ends the run
@@ -67,7 +60,7 @@ const chargeOf = (outcome: SimulationOutcome, numInteractions: number): readonly
   }
 };
 
-const settlementOf = (outcome: SimulationOutcome, charge: readonly [number, number]): SettlementInput => ({
+const settlementOf = (outcome: SimulationOutcome, charge: readonly [number, number]): Settlement => ({
   status: outcome.status,
   startedAt: outcome.status === 'timed_out' ? null : toIso(outcome.startedAt),
   finishedAt: new Date(outcome.finishedAt).toISOString(),
@@ -79,7 +72,7 @@ const settlementOf = (outcome: SimulationOutcome, charge: readonly [number, numb
  * The lease of an admission: `admitted` for a new run (quota, an in-flight entry and, at the end, a
  * ledger row), absent for a replay (a slot and nothing else).
  */
-export const createRunLease = (services: Services, terms: AdmissionTerms, admitted?: AdmittedRun): RunLease => {
+export const createRunLease = (services: Services, terms: AdmissionTerms, admitted?: NonNullable<Admission['admitted']>): RunLease => {
   const { simulationId } = terms;
   const keys = limitKeys(services.redisPrefix, terms.accountId, terms.period.key);
   const ttlSeconds = Math.max(Math.ceil((terms.period.end.getTime() - Date.now()) / 1000) + 86_400, 60);

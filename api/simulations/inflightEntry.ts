@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { scenarioSchema } from '../../shared/engine/scenarioSchema.ts';
 import { runTimingSchema } from '../../shared/engine/runTimingSchema.ts';
-import type { LedgerRowInput, SettlementInput, SimulationRunInput } from '../../shared/db/queries/simulations.ts';
-import { simulationStatusSchema } from '../../shared/db/queries/simulations.ts';
+import { type LedgerRowInput, type Settlement, settlementSchema } from '../../shared/db/queries/simulations.ts';
+import { type AdmittedRun, admittedRunSchema } from '../../shared/runs/admittedRun.ts';
+import { modelReferenceSchema } from '../../shared/runs/runSpecification.ts';
 
 /**
  * A run between admission and its ledger row lives in Redis only, as an entry of its account's in-flight
@@ -22,36 +23,41 @@ export interface InflightEntry {
   /** The slot's lease expiry, ms since the epoch: past it by a margin, only a dead API process holds the run. */
   readonly e: number;
   /** The ledger row's fields known at admission. */
-  readonly r: SimulationRunInput;
+  readonly r: AdmittedRun;
   /** Settled: requests and interactions charged. */
   readonly c?: readonly [number, number];
   /** Settled: how it ended, as the row says; absent when the run never started (it leaves no row). */
-  readonly f?: SettlementInput | null;
+  readonly f?: Settlement | null;
 }
 
-const runInputSchema = z.object({
-  id: z.string(),
-  accountId: z.string(),
-  apiKeyId: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  preset: z.string(),
-  profile: z.string(),
-  seed: z.number(),
-  numInteractions: z.number(),
-  periodStart: z.string(),
-  serviceVersion: z.string(),
-  scenario: scenarioSchema.nullable().optional(),
-  timing: runTimingSchema.nullable().optional(),
-  model: z.object({ name: z.string(), version: z.number(), digest: z.string() }).nullable().optional(),
-});
-
-const settlementSchema = z.object({
-  status: simulationStatusSchema.exclude(['queued']),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string(),
-  computeMs: z.number().nullable(),
-  chargedInteractions: z.number().nullable(),
-});
+/**
+ * The run as an API process of the previous version wrote it (`id` for the simulation id, null for what a
+ * run has not): read until the last such entry has settled, a few minutes after every process runs this
+ * version. Nothing writes it any more.
+ */
+const previousRunSchema = z
+  .object({
+    id: z.string(),
+    accountId: z.string(),
+    apiKeyId: z.string().nullable(),
+    sessionId: z.string().nullable(),
+    preset: z.string(),
+    profile: z.string(),
+    seed: z.number(),
+    numInteractions: z.number(),
+    periodStart: z.string(),
+    serviceVersion: z.string(),
+    scenario: scenarioSchema.nullable().optional(),
+    timing: runTimingSchema.nullable().optional(),
+    model: modelReferenceSchema.nullable().optional(),
+  })
+  .transform(({ id, scenario, timing, model, ...run }): AdmittedRun => ({
+    ...run,
+    simulationId: id,
+    ...(scenario == null ? {} : { scenario }),
+    ...(timing == null ? {} : { timing }),
+    ...(model == null ? {} : { model }),
+  }));
 
 const entrySchema = z.object({
   s: z.enum(['run', 'settled']),
@@ -59,7 +65,7 @@ const entrySchema = z.object({
   n: z.number(),
   t: z.number(),
   e: z.number(),
-  r: runInputSchema,
+  r: z.union([admittedRunSchema, previousRunSchema]),
   c: z.tuple([z.number(), z.number()]).optional(),
   f: settlementSchema.nullable().optional(),
 });
@@ -78,8 +84,7 @@ export const parseInflightEntry = (raw: string): InflightEntry | undefined => {
 export const encodeInflightEntry = (entry: InflightEntry): string => JSON.stringify(entry);
 
 /** A run's fields as admit.lua stores them in the entry's `r`. */
-export const encodeRunInput = (run: SimulationRunInput): string =>
-  JSON.stringify({ ...run, scenario: run.scenario ?? null, timing: run.timing ?? null, model: run.model ?? null });
+export const encodeRunInput = (run: AdmittedRun): string => JSON.stringify(run);
 
 /** µs since the epoch as an ISO timestamp to the microsecond (a Date keeps milliseconds only). */
 export const isoMicros = (us: number): string => {

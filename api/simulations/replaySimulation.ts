@@ -4,7 +4,7 @@ import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome } from './createSimulationClient.ts';
 import type { SimulationRequest } from './SimulationRequest.ts';
-import { referenceOf } from './referenceOf.ts';
+import { recordOf, type RunSpecification } from '../../shared/runs/runSpecification.ts';
 import { type RunSimulationOptions, type SimulationResponse, streamRun } from './streamRun.ts';
 
 /**
@@ -41,36 +41,15 @@ export const replaySimulation = async (
     throw error;
   }
   const deadline = Date.now() + services.config.simulationTimeoutMs;
+  const { replayOf: _replayOf, ...fields } = request;
+  const spec: RunSpecification = { ...fields, simulationId: replayOf.simulationId, seed, serviceVersion: replayOf.serviceVersion };
   return streamRun(
     services,
-    {
-      simulationId: replayOf.simulationId,
-      preset: request.preset.name,
-      model: referenceOf(request.model),
-      profile: request.profile,
-      seed,
-      engineVersion: replayOf.serviceVersion,
-    },
+    recordOf(spec),
     options,
     async (sink): Promise<SimulationOutcome> => {
       try {
-        return await services.simulations.run(
-          {
-            simulationId: replayOf.simulationId,
-            runId: admission?.simulationId ?? randomUUID(),
-            preset: request.preset.name,
-            model: request.model,
-            profile: request.profile,
-            seed,
-            numInteractions: request.numInteractions,
-            scenario: request.scenario,
-            timing: request.timing,
-            serviceVersion: replayOf.serviceVersion,
-            deadline,
-            format: options.format ?? 'json',
-          },
-          sink,
-        );
+        return await services.simulations.run({ ...spec, runId: admission?.simulationId ?? randomUUID(), deadline, format: options.format ?? 'json' }, sink);
       } finally {
         // The run is over: its slot is freed now, not when the last bytes have left (the stream may trail).
         await release();

@@ -23,7 +23,7 @@ export const resolveModelRequest = async (services: Services, accountId: string,
   if (request.profile !== undefined && !catalog.supported_profiles.includes(request.profile)) {
     issues.push({ path: 'profile', message: `Unknown profile for ${spec.name}; one of: ${catalog.supported_profiles.join(', ')}.` });
   }
-  const serviceVersion = resolveEngineVersion(request.engineVersion);
+  const serviceVersion = resolveEngineVersion(request.engine);
   if (serviceVersion === undefined || !catalog.engine_versions.includes(serviceVersion)) {
     issues.push({
       path: 'engine_version',
@@ -60,7 +60,7 @@ export const resolveModelRequest = async (services: Services, accountId: string,
     return validationFailed(issues);
   }
   return {
-    preset: { name: spec.name },
+    preset: spec.name,
     model: spec,
     profile: request.profile ?? catalog.default_profile,
     seed: request.seed,

@@ -2,12 +2,12 @@ import type { Principal } from '../AppState.ts';
 import type { SimulationAdmission } from './SimulationAdmission.ts';
 import type { Services } from '../Services.ts';
 import { drawSeed } from './drawSeed.ts';
-import { referenceOf } from './referenceOf.ts';
+import { recordOf, type RunSpecification } from '../../shared/runs/runSpecification.ts';
 import { internalError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { replaySimulation } from './replaySimulation.ts';
 import type { SimulationRequest } from './SimulationRequest.ts';
-import { type RunSimulationOptions, type SimulationIdentity, type SimulationResponse, streamRun } from './streamRun.ts';
+import { type RunSimulationOptions, type SimulationResponse, streamRun } from './streamRun.ts';
 
 /**
  * Runs one simulation the limits admitted (admit.lua recorded it in flight, in Redis), then settles it
@@ -36,29 +36,11 @@ export const runSimulation = async (
   const deadline = Date.now() + services.config.simulationTimeoutMs;
   // Its client left before it began: it is not run (the lease gave back what admission took).
   admission.lease.begin();
-  const admitted = {
-    simulationId: admission.simulationId,
-    preset: request.preset.name,
-    model: request.model,
-    profile: request.profile,
-    seed: admission.seed ?? request.seed ?? drawSeed(),
-    numInteractions: request.numInteractions,
-    scenario: request.scenario,
-    timing: request.timing,
-  };
-  const identity: SimulationIdentity = {
-    simulationId: admitted.simulationId,
-    preset: admitted.preset,
-    model: referenceOf(request.model),
-    profile: admitted.profile,
-    seed: admitted.seed,
-    engineVersion: request.serviceVersion,
-  };
+  const { replayOf: _replayOf, ...fields } = request;
+  const admitted: RunSpecification = { ...fields, simulationId: admission.simulationId, seed: admission.seed ?? request.seed ?? drawSeed() };
 
-  return streamRun(services, identity, options, async (sink) => {
-    const [ran] = await Promise.allSettled([
-      services.simulations.run({ ...admitted, serviceVersion: request.serviceVersion, deadline, format: options.format ?? 'json' }, sink),
-    ]);
+  return streamRun(services, recordOf(admitted), options, async (sink) => {
+    const [ran] = await Promise.allSettled([services.simulations.run({ ...admitted, deadline, format: options.format ?? 'json' }, sink)]);
     if (ran.status === 'rejected') {
       await admission.lease.settle({ status: 'failed', startedAt: null, finishedAt: Date.now() }).catch((error: unknown) =>
         services.logger.error({ simulation_id: admitted.simulationId, error: describeError(error) }, 'could not settle a simulation'),

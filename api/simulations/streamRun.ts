@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { ModelReference } from '../../shared/jobs/RunSpecification.ts';
+import type { RunRecord } from '../../shared/runs/runSpecification.ts';
 import { PassThrough, type Readable } from 'node:stream';
 import { CHUNK_BYTES, type OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
@@ -7,20 +7,9 @@ import { ClientAbortedError, internalError, simulationTimeout } from '../../shar
 import type { Services } from '../Services.ts';
 import type { SimulationOutcome, SimulationSink } from './createSimulationClient.ts';
 
-/** The run's identity, sent as the Simulation-* headers in every format. */
-export interface SimulationIdentity {
-  readonly simulationId: string;
-  /** The canonical preset, or the model's name. */
-  readonly preset: string;
-  /** A model run's version (the `Simulation-Model` header); absent for a preset run. */
-  readonly model?: ModelReference | undefined;
-  readonly profile: string;
-  readonly seed: number;
-  readonly engineVersion: string;
-}
-
 export interface SimulationResponse {
-  readonly identity: SimulationIdentity;
+  /** The run the body is of (the Simulation-* headers of every format). */
+  readonly identity: RunRecord;
   /**
    * The bytes the worker wrote, never parsed here: the whole body for a run that fit one chunk, else a
    * stream that ends only after the run is settled, and is destroyed (no terminating chunk) if it fails.
@@ -133,7 +122,7 @@ const drained = (body: PassThrough, progress: Progress, stallMs: number, signal:
  */
 export const streamRun = async (
   services: Services,
-  identity: SimulationIdentity,
+  identity: RunRecord,
   options: RunSimulationOptions,
   run: (sink: SimulationSink) => Promise<SimulationOutcome>,
 ): Promise<SimulationResponse> => {

@@ -72,7 +72,6 @@ export const runInput = (accountId: string, numInteractions: number, seed = 1) =
   seed,
   numInteractions,
   serviceVersion: ENGINE_VERSION,
-  scenario: null,
 });
 
 /**

@@ -117,7 +117,7 @@ test('the alias mobile is resolved once: headers, body, ledger, history and an i
 });
 
 test('validation hands on the canonical preset: the stages after it never see the alias', (t) => {
-  const request = simulationRequestSchema.parse({ preset: 'mobile', num_interactions: 1 }) as unknown as { preset: { name: string }; profile: string };
-  t.is(request.preset.name, 'mobile_app');
+  const request = simulationRequestSchema.parse({ preset: 'mobile', num_interactions: 1 }) as unknown as { preset: string; profile: string };
+  t.is(request.preset, 'mobile_app');
   t.is(request.profile, 'casual_user');
 });

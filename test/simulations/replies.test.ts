@@ -107,7 +107,7 @@ test('a run the engine refuses is reported at once as failed, not left to the de
     return;
   }
   // A profile the route's validation would have refused: only the engine's own guard stops it, in the thread.
-  const error = await t.throwsAsync(runSimulation(first.services, principal, { preset: finance, profile: 'reckless', seed: 1, numInteractions: 5, serviceVersion: ENGINE_VERSION }, admission), {
+  const error = await t.throwsAsync(runSimulation(first.services, principal, { preset: finance.name, profile: 'reckless', seed: 1, numInteractions: 5, serviceVersion: ENGINE_VERSION }, admission), {
     instanceOf: AppError,
   });
   t.is(error.status, 500);

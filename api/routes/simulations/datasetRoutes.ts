@@ -27,9 +27,9 @@ const refuseDataset = (ctx: ParameterizedContext, replay: SimulationRequest): Ap
   }
   // The query passed validateQuery already: a string or absent.
   const field = typeof ctx.query.field === 'string' ? ctx.query.field : undefined;
-  const fields = numericFields(replay.serviceVersion, replay.preset.name, replay.model);
+  const fields = numericFields(replay.serviceVersion, replay.preset, replay.model);
   if (field !== undefined && !fields.includes(field)) {
-    return validationFailed([{ path: 'field', message: `Not a numeric field of ${replay.preset.name}; one of: ${fields.join(', ')}.` }]);
+    return validationFailed([{ path: 'field', message: `Not a numeric field of ${replay.preset}; one of: ${fields.join(', ')}.` }]);
   }
   return undefined;
 };
@@ -61,16 +61,13 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
       // A model run's archive is made from its recorded version, compiled once (api/models/createModelStore.ts).
       const model = replay.model === undefined ? undefined : await services.models.recorded(requirePrincipal(ctx.state).accountId, replay.model.name, replay.model.version);
       if (replay.model !== undefined && model === null) throw internalError();
+      const { replayOf, ...fields } = replay;
       const run: RecordRun = {
+        ...fields,
         simulationId,
-        preset: replay.preset.name,
-        ...(model === null || model === undefined ? {} : { model: model.spec, compiled: model.compiled }),
-        profile: replay.profile,
         seed: replay.seed,
-        numInteractions: replay.numInteractions,
-        serviceVersion: replay.replayOf.serviceVersion,
-        scenario: replay.scenario,
-        ...(replay.timing === undefined ? {} : { timing: replay.timing }),
+        serviceVersion: replayOf.serviceVersion,
+        ...(model === null || model === undefined ? {} : { model: model.spec, compiled: model.compiled }),
       };
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Content-Disposition', `attachment; filename="${simulationId}-${input.layout}.zip"`);

@@ -50,7 +50,7 @@ export const respondWithSimulation = async (
     // A streamed run's length is learnt as it goes out, for the HEAD and ranges of its replays
     // (api/bulk/serveRecords.ts): they then never make the whole body again to measure it. A small run
     // is cheaper to measure again than a Redis write on every answer.
-    const tag = bodyTag({ simulationId: identity.simulationId, engineVersion: identity.engineVersion, format, coding });
+    const tag = bodyTag({ simulationId: identity.simulationId, serviceVersion: identity.serviceVersion, format, coding });
     const remember = (length: number): void => {
       rememberBodyLength(services, tag, length).catch((error: unknown) =>
         services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'could not remember a body length'),

@@ -17,17 +17,6 @@ export const runSimulationRequest = (services: Services): Middleware<SimulationS
     }
     const request = { ...input, seed };
     const format = ctx.state.format ?? 'json';
-    ctx.state.simulationRun = {
-      simulationId: admission.simulationId,
-      preset: request.preset.name,
-      model: request.model,
-      profile: request.profile,
-      seed: request.seed,
-      numInteractions: request.numInteractions,
-      scenario: request.scenario,
-      timing: request.timing,
-      serviceVersion: request.serviceVersion,
-      format,
-    };
+    ctx.state.simulationRun = { ...request, simulationId: admission.simulationId, format };
     await respondWithSimulation(ctx, services, request, admission, format);
   };

@@ -84,7 +84,7 @@ export const simulationRequestSchema = z
         profile: body.profile,
         seed: body.seed,
         numInteractions: body.num_interactions,
-        engineVersion: body.engine_version,
+        engine: body.engine_version,
         scenario: body.scenario,
         startTime: body.start_time,
         order: body.order,
@@ -137,7 +137,7 @@ export const simulationRequestSchema = z
     const { timing, issues } = resolveRunTiming(body, scenario, serviceVersion);
     for (const issue of issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     return {
-      preset,
+      preset: preset.name,
       profile: body.profile ?? preset.default_profile,
       seed: body.seed,
       numInteractions: body.num_interactions,

@@ -6,48 +6,52 @@ import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
 import { holdReplayAdmission } from '../../limits/holdReplayAdmission.ts';
 import type { AdmittedState } from '../../simulations/admitSimulationRequest.ts';
-import type { RunSpecification } from '../../../shared/jobs/RunSpecification.ts';
+import { modelReferenceSchema, recordOf, runRecordSchema, type RunSpecification } from '../../../shared/runs/runSpecification.ts';
 import type { Services } from '../../Services.ts';
 import { respondWithSimulation } from './respondWithSimulation.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { referenceOf } from '../../simulations/referenceOf.ts';
 
 /** Set by the route once the run's inputs are final: what an idempotent replay needs. */
 export type SimulationState = AdmittedState & { simulationRun?: RunSpecification & { readonly format: OutputFormat } };
 
-// What is kept per key: the run's inputs and its format, never its records, so it does not grow with
-// num_interactions. A record from before formats existed is JSON; one from before scenarios has none.
-const recordedRunSchema = z.object({
-  simulation_id: z.uuid(),
-  preset: z.string(),
-  profile: z.string(),
-  seed: z.number().int(),
-  num_interactions: z.number().int(),
-  engine_version: z.string(),
-  format: z.enum(OUTPUT_FORMATS).default('json'),
-  scenario: scenarioSchema.nullable().default(null),
-  timing: runTimingSchema.nullable().default(null),
-  // A model run's version (its definition is read again, deleted or not); a record from before models has none.
-  model: z.object({ name: z.string(), version: z.int().min(1), digest: z.string() }).nullable().default(null),
-});
+// What is kept per key: the run's record (shared/runs/runSpecification.ts) and its format, never its
+// records, so it does not grow with num_interactions.
+const keptRunSchema = runRecordSchema.extend({ format: z.enum(OUTPUT_FORMATS) });
+
+type KeptRun = z.infer<typeof keptRunSchema>;
+
+// A record kept by the previous version, with the wire's names, is read until it expires (24 h after the
+// last of them was kept). One from before formats existed is JSON; one from before scenarios, timing or
+// models has none.
+const previousKeptRunSchema = z
+  .object({
+    simulation_id: z.uuid(),
+    preset: z.string(),
+    profile: z.string(),
+    seed: z.number().int(),
+    num_interactions: z.number().int(),
+    engine_version: z.string(),
+    format: z.enum(OUTPUT_FORMATS).default('json'),
+    scenario: scenarioSchema.nullable().default(null),
+    timing: runTimingSchema.nullable().default(null),
+    model: modelReferenceSchema.nullable().default(null),
+  })
+  .transform(({ simulation_id, num_interactions, engine_version, scenario, timing, model, ...run }): KeptRun => ({
+    ...run,
+    simulationId: simulation_id,
+    numInteractions: num_interactions,
+    serviceVersion: engine_version,
+    ...(scenario === null ? {} : { scenario }),
+    ...(timing === null ? {} : { timing }),
+    ...(model === null ? {} : { model }),
+  }));
+
+const recordedRunSchema = z.union([keptRunSchema, previousKeptRunSchema]);
 
 export const simulationIdempotency = (services: Services): IdempotentRoute<SimulationState> => ({
   record: (ctx) => {
     const run = ctx.state.simulationRun;
-    return run === undefined
-      ? undefined
-      : {
-          simulation_id: run.simulationId,
-          preset: run.preset,
-          profile: run.profile,
-          seed: run.seed,
-          num_interactions: run.numInteractions,
-          engine_version: run.serviceVersion,
-          format: run.format,
-          scenario: run.scenario ?? null,
-          timing: run.timing ?? null,
-          model: referenceOf(run.model) ?? null,
-        };
+    return run === undefined ? undefined : ({ ...recordOf(run), format: run.format } satisfies KeptRun);
   },
   // The same run-and-respond path as the first answer, as a replay of the recorded run, in the recorded
   // format, under the recorded Simulation-Id. A replay is limited like a history replay (DECISIONS "Fair
@@ -58,26 +62,14 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
     if (!recorded.success) {
       throw internalError();
     }
-    const run = recorded.data;
-    const { model } = run;
-    const stored = model === null ? undefined : await services.models.recorded(requirePrincipal(ctx.state).accountId, model.name, model.version);
-    const preset = model === null ? resolvePreset(run.preset) : { name: model.name };
-    if (preset === undefined || stored === null || (model !== null && stored?.spec.digest !== model.digest)) {
+    const { simulationId, model, format, ...run } = recorded.data;
+    const stored = model === undefined ? undefined : await services.models.recorded(requirePrincipal(ctx.state).accountId, model.name, model.version);
+    if ((model === undefined && resolvePreset(run.preset) === undefined) || stored === null || (model !== undefined && stored?.spec.digest !== model.digest)) {
       throw internalError();
     }
-    const request = {
-      preset,
-      model: stored?.spec,
-      profile: run.profile,
-      seed: run.seed,
-      numInteractions: run.num_interactions,
-      serviceVersion: run.engine_version,
-      scenario: run.scenario ?? undefined,
-      timing: run.timing ?? undefined,
-      replayOf: { simulationId: run.simulation_id, serviceVersion: run.engine_version },
-    };
+    const request = { ...run, model: stored?.spec, replayOf: { simulationId, serviceVersion: run.serviceVersion } };
     await holdReplayAdmission(ctx, services, request, async (admission) => {
-      await respondWithSimulation(ctx, services, request, admission, run.format);
+      await respondWithSimulation(ctx, services, request, admission, format);
       ctx.status = kept.status;
     });
   },
