@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { keyChangeRateLimitExceeded } from '../../shared/errors/errors.ts';
-import type { Services } from '../Services.ts';
+import type { LimitDependencies } from './LimitDependencies.ts';
 import { keyChangeWindowKey } from './limitKeys.ts';
 import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
@@ -14,9 +14,9 @@ const WINDOW_US = 3600 * 1_000_000;
  * `Retry-After`) without counting it. One script call decides, so simultaneous attempts on any number of
  * API processes never pass more than the limit. Returns the refusal, if any.
  */
-export const admitKeyChange = async (services: Services, input: { accountId: string; requestId: string }): Promise<AppError | undefined> => {
-  const [outcome = -1, , retryAfter = 1] = await services.limitScripts.bssAdmitKeyChange(
-    keyChangeWindowKey(services.redisPrefix, input.accountId),
+export const admitKeyChange = async (deps: LimitDependencies, input: { accountId: string; requestId: string }): Promise<AppError | undefined> => {
+  const [outcome = -1, , retryAfter = 1] = await deps.limitScripts.bssAdmitKeyChange(
+    keyChangeWindowKey(deps.redisPrefix, input.accountId),
     KEY_CHANGES_PER_HOUR,
     WINDOW_US,
     `${input.requestId}:${randomUUID()}`,

@@ -3,7 +3,7 @@ import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors/errors.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import type { Services } from '../Services.ts';
+import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys } from './limitKeys.ts';
 import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
@@ -24,14 +24,14 @@ interface ReplayAdmission {
  * probing ids costs rate like anything else.
  */
 export const admitReplay = async (
-  services: Services,
+  deps: LimitDependencies,
   input: { accountId: string; plan: PlanRow; requestId: string; wantsSlot: boolean },
 ): Promise<ReplayAdmission> => {
-  const period = monthlyPeriod(services.now());
-  const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
+  const period = monthlyPeriod(deps.now());
+  const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
   const replayId = randomUUID();
   const { plan } = input;
-  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await services.limitScripts.bssAdmitReplay(
+  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await deps.limitScripts.bssAdmitReplay(
     keys.rateWindow,
     keys.slots,
     plan.requests_per_minute,
@@ -40,7 +40,7 @@ export const admitReplay = async (
     input.wantsSlot ? 1 : 0,
     plan.max_concurrent_simulations,
     replayId,
-    services.config.simulationTimeoutMs + 5000,
+    deps.config.simulationTimeoutMs + 5000,
   );
   const headers = {
     'RateLimit-Policy': `"rpm";q=${plan.requests_per_minute};w=60`,

@@ -12,11 +12,11 @@ import type { AdmittedRun } from '../../shared/runs/admittedRun.ts';
 import { listRecentAdmissions, readLedgerQuota } from '../../shared/db/queries/usage.ts';
 import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import type { Services } from '../Services.ts';
+import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys, limitsEpochKey } from './limitKeys.ts';
 import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
-import { encodeRunInput } from '../simulations/inflightEntry.ts';
-import { KEEPER_INTERVAL_MS } from '../simulations/createLeaseKeeper.ts';
+import { encodeRunInput } from './inflightEntry.ts';
+import { KEEPER_INTERVAL_MS } from './createLeaseKeeper.ts';
 
 const WINDOW_S = 60;
 const WINDOW_US = WINDOW_S * 1_000_000;
@@ -41,19 +41,22 @@ export interface AdmissionInput {
   readonly authVersion?: string;
 }
 
+/** A new run as admit.lua recorded it in flight: its ledger fields and its entry's clock. */
+export interface AdmittedEntry {
+  readonly run: AdmittedRun;
+  /** Admitted at, µs since the epoch (Redis TIME). */
+  readonly admittedUs: number;
+  /** The slot's lease expiry, ms since the epoch. */
+  readonly leaseUntilMs: number;
+}
+
 export interface Admission {
   /** The RateLimit fields every answer past authentication carries. */
   readonly headers: Readonly<Record<string, string>>;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;
   /** Set with simulationId for a new run: the run as its in-flight entry holds it, and that entry's clock. */
-  readonly admitted?: {
-    readonly run: AdmittedRun;
-    /** Admitted at, µs since the epoch (Redis TIME). */
-    readonly admittedUs: number;
-    /** The slot's lease expiry, ms since the epoch. */
-    readonly leaseUntilMs: number;
-  };
+  readonly admitted?: AdmittedEntry;
   readonly period: MonthlyPeriod;
   /** Set when the request is refused. */
   readonly refusal?: AppError;
@@ -70,24 +73,24 @@ const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Re
  * Runs the admission script; on a lost quota counter (Redis restarted or flushed, or a new month) it
  * rebuilds the counter and the rate window from the ledger and asks again (nothing was counted yet).
  */
-export const admitSimulation = async (services: Services, input: AdmissionInput): Promise<Admission> => {
+export const admitSimulation = async (deps: LimitDependencies, input: AdmissionInput): Promise<Admission> => {
   // One reading of the domain clock decides both the period and how long its counter lives.
-  const now = services.now();
+  const now = deps.now();
   const period = monthlyPeriod(now);
-  const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
-  const scripts = services.limitScripts;
+  const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
+  const scripts = deps.limitScripts;
   const simulationId = randomUUID();
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
   const run: AdmittedRun | undefined = input.run === undefined ? undefined : { ...input.run, simulationId, periodStart: period.start.toISOString() };
-  const leaseMs = services.config.simulationTimeoutMs + 5000;
+  const leaseMs = deps.config.simulationTimeoutMs + 5000;
 
   const ask = () =>
     scripts.bssAdmit(
       keys.rateWindow,
       keys.quota,
       keys.slots,
-      authVersionKey(services.redisPrefix, input.accountId),
+      authVersionKey(deps.redisPrefix, input.accountId),
       keys.inflight,
       plan.requests_per_minute,
       WINDOW_US,
@@ -106,7 +109,7 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
 
   let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
   if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
-    await rebuildLimits(services, { accountId: input.accountId, period, keys, quotaTtl });
+    await rebuildLimits(deps, { accountId: input.accountId, period, keys, quotaTtl });
     [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
   }
   const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
@@ -149,20 +152,20 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
  * is read again after the wait.
  */
 export const rebuildLimits = async (
-  services: Services,
+  deps: LimitDependencies,
   input: { accountId: string; period: MonthlyPeriod; keys: ReturnType<typeof limitKeys>; quotaTtl: number },
 ): Promise<void> => {
   const { keys } = input;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const [epoch, inflightIds] = await Promise.all([services.redis.get(limitsEpochKey(services.redisPrefix)), services.redis.hkeys(keys.inflight)]);
+    const [epoch, inflightIds] = await Promise.all([deps.redis.get(limitsEpochKey(deps.redisPrefix)), deps.redis.hkeys(keys.inflight)]);
     // A Redis that lost its data a moment ago (or is new): wait until the processes had time to put back
     // their runs. A missing epoch is a loss this process's keeper has not seen yet.
     const holdUntil = epoch === null ? Date.now() + REBUILD_HOLD_MS : Number(epoch) + REBUILD_HOLD_MS;
     const [ledger, recent] = await Promise.all([
-      readLedgerQuota(services.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
-      listRecentAdmissions(services.pool, input.accountId, WINDOW_S),
+      readLedgerQuota(deps.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
+      listRecentAdmissions(deps.pool, input.accountId, WINDOW_S),
     ]);
-    const [waitMs = 0] = await services.limitScripts.bssSeedLimits(
+    const [waitMs = 0] = await deps.limitScripts.bssSeedLimits(
       keys.quota,
       keys.rateWindow,
       keys.inflight,

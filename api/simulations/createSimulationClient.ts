@@ -22,7 +22,7 @@ import { startDataPlane } from './startDataPlane.ts';
  * is not the simulation's (a replay), its deadline (epoch ms: the wait, queueing included, ends then) and
  * its format (JSON when absent); this client adds where to answer and the API's version.
  */
-type SimulationJobInput = Omit<SimulationJobData, 'apiVersion' | 'replyTo' | 'format'> & { readonly format?: OutputFormat };
+export type SimulationJobInput = Omit<SimulationJobData, 'apiVersion' | 'replyTo' | 'format'> & { readonly format?: OutputFormat };
 
 /**
  * Where a streamed run's bytes go as they arrive, in order. `write` resolves when the next bytes may come

@@ -12,7 +12,7 @@ import { rebuildLimits } from '../limits/admitSimulation.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
 import type { StreamRequest } from '../routes/streams/schema.ts';
 import type { Services } from '../Services.ts';
-import { drawSeed } from '../simulations/drawSeed.ts';
+import { drawSeed } from '../runs/drawSeed.ts';
 
 const QUOTA_GRACE_S = 86_400;
 /** The purpose the webhook secret is sealed under (api/auth/cookieCipher.ts binds it as associated data). */

@@ -59,8 +59,8 @@ export const runRecordSchema = runSpecificationSchema.extend({ model: modelRefer
 
 export type RunRecord = z.infer<typeof runRecordSchema>;
 
-/** A specification's record: the same fields, its model version without the definition. */
-export const recordOf = (spec: RunSpecification): RunRecord => {
+/** A specification's record (or a part of one's): the same fields, its model version without the definition. */
+export const recordOf = <Spec extends { readonly model?: ModelSpecification | undefined }>(spec: Spec): Omit<Spec, 'model'> & { readonly model?: ModelReference } => {
   if (spec.model === undefined) {
     return spec;
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { sweepStaleSimulations } from '../../api/simulations/sweepStaleSimulations.ts';
+import { sweepStaleSimulations } from '../../api/runs/sweepStaleSimulations.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { buildCaller, runInput } from '../helpers/limitFixtures.ts';

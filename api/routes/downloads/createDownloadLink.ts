@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { insertDownloadLink } from '../../../shared/db/queries/downloadLinks.ts';
-import { findRun } from '../../simulations/findRun.ts';
+import { findRun } from '../../runs/findRun.ts';
 import type { OutputFormat } from '../../../shared/engine/index.ts';
 import { interactionsPerRequestExceeded, simulationNotCompleted, simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { Principal } from '../../AppState.ts';

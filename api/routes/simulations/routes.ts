@@ -3,8 +3,8 @@ import type { AppState } from '../../AppState.ts';
 import { idempotent } from '../../idempotency/idempotent.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import type { Services } from '../../Services.ts';
-import { admitSimulationRequest } from '../../simulations/admitSimulationRequest.ts';
-import { negotiateFormat } from './negotiateFormat.ts';
+import { admitSimulationRequest } from './admitSimulationRequest.ts';
+import { negotiateFormat as negotiate } from './negotiateFormat.ts';
 import { runSimulationRequest } from './runSimulationRequest.ts';
 import { simulationIdempotency } from './simulationIdempotency.ts';
 import { validateSimulation } from './validateSimulation.ts';
@@ -20,7 +20,10 @@ export const simulationRoutes = (services: Services): Router<AppState> => {
   router.post(
     '/v1/simulations',
     authenticate(services, { cached: true }),
-    negotiateFormat(),
+    async function negotiateFormat(ctx, next) {
+      ctx.state.format = negotiate(ctx);
+      await next();
+    },
     validateSimulation(services),
     idempotent(services, simulationIdempotency(services)),
     admitSimulationRequest(services),

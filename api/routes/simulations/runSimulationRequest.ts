@@ -1,22 +1,16 @@
 import type { Middleware } from 'koa';
 import type { Services } from '../../Services.ts';
-import { internalError } from '../../../shared/errors/errors.ts';
-import { respondWithSimulation } from './respondWithSimulation.ts';
+import { presentSimulation } from './presentSimulation.ts';
 import type { SimulationState } from './simulationIdempotency.ts';
+import { watchClient } from './watchClient.ts';
 
-/** The run stage of POST /v1/simulations: the admitted request runs and is answered. */
+/** The run stage of POST /v1/simulations: the admitted run runs and is answered. */
 export const runSimulationRequest = (services: Services): Middleware<SimulationState> =>
   async function run(ctx) {
-    const { input, admission } = ctx.state;
-    // The seed admission drew (or the request's): the run's inputs are final before it starts (an
-    // idempotent replay regenerates the run from them).
-    const seed = admission.seed ?? input.seed;
-    if (seed === undefined) {
-      // A new run's admission always draws one.
-      throw internalError();
-    }
-    const request = { ...input, seed };
+    const { spec } = ctx.state.admission;
     const format = ctx.state.format ?? 'json';
-    ctx.state.simulationRun = { ...request, simulationId: admission.simulationId, format };
-    await respondWithSimulation(ctx, services, request, admission, format);
+    // The run's inputs are final (admission drew its seed): what an idempotent replay makes again.
+    ctx.state.simulationRun = { ...spec, format };
+    const body = await ctx.state.admission.execute({ format, ...watchClient(ctx) });
+    await presentSimulation(ctx, services, { spec, body, format, replayed: false });
   };

@@ -4,10 +4,10 @@ import { engineModels } from '../../../shared/engine/engineVersions.ts';
 import { randomEventsRoom, SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioResultSchema, scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { POPULATION_LIMITS } from '../../../shared/engine/RunTimingSpec.ts';
-import { canonicalScenario, resolveRunTiming } from '../../simulations/resolveRunTiming.ts';
+import { canonicalScenario, resolveRunTiming } from '../../runs/resolveRunTiming.ts';
 import { runTimingFields } from '../../../shared/engine/runTimingSchema.ts';
-import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
-import { MODEL_REFERENCE, type ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
+import type { RunRequest } from '../../runs/RunRequest.ts';
+import { MODEL_REFERENCE, type ModelRunRequest } from '../../runs/ModelRunRequest.ts';
 import { modelReferenceSchema } from './modelReferenceSchema.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
@@ -65,7 +65,7 @@ export const simulationRequestSchema = z
       .optional()
       .describe('Engine 4 on: how many subjects are live at once, 1–10,000 (default 100); when one\'s sequence ends the next `sequence_id` arrives.'),
   })
-  .transform((body, context): SimulationRequest | ModelRunRequest => {
+  .transform((body, context): RunRequest | ModelRunRequest => {
     const { preset } = body;
     if (preset === undefined || body.model !== undefined) {
       if (preset !== undefined || body.model === undefined) {

@@ -4,11 +4,14 @@ import { scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { runTimingSchema } from '../../../shared/engine/runTimingSchema.ts';
 import { internalError } from '../../../shared/errors/errors.ts';
 import type { IdempotentRoute } from '../../idempotency/idempotent.ts';
-import { holdReplayAdmission } from '../../limits/holdReplayAdmission.ts';
-import type { AdmittedState } from '../../simulations/admitSimulationRequest.ts';
+import { admitReplayRun } from '../../runs/admitReplayRun.ts';
+import { holdWhileAnswering } from './holdWhileAnswering.ts';
+import { presentRateLimit } from './presentRateLimit.ts';
+import { watchClient } from './watchClient.ts';
+import type { AdmittedState } from './admitSimulationRequest.ts';
 import { modelReferenceSchema, recordOf, runRecordSchema, type RunSpecification } from '../../../shared/runs/runSpecification.ts';
 import type { Services } from '../../Services.ts';
-import { respondWithSimulation } from './respondWithSimulation.ts';
+import { presentSimulation } from './presentSimulation.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 
 /** Set by the route once the run's inputs are final: what an idempotent replay needs. */
@@ -67,9 +70,17 @@ export const simulationIdempotency = (services: Services): IdempotentRoute<Simul
     if ((model === undefined && resolvePreset(run.preset) === undefined) || stored === null || (model !== undefined && stored?.spec.digest !== model.digest)) {
       throw internalError();
     }
-    const request = { ...run, model: stored?.spec, replayOf: { simulationId, serviceVersion: run.serviceVersion } };
-    await holdReplayAdmission(ctx, services, request, async (admission) => {
-      await respondWithSimulation(ctx, services, request, admission, format);
+    const spec: RunSpecification = { ...run, simulationId, ...(stored === undefined ? {} : { model: stored.spec }) };
+    const principal = requirePrincipal(ctx.state);
+    const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay: spec });
+    presentRateLimit(ctx, admission.headers);
+    if ('refusal' in admission) {
+      throw admission.refusal;
+    }
+    const { run: replay } = admission;
+    await holdWhileAnswering(ctx, services.logger, replay, async () => {
+      const body = await replay.execute({ format, ...watchClient(ctx) });
+      await presentSimulation(ctx, services, { spec, body, format, replayed: true });
       ctx.status = kept.status;
     });
   },

@@ -4,17 +4,17 @@ import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody } from '../../middleware/validate.ts';
-import type { ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
-import { resolveModelRequest } from '../../simulations/resolveModelRequest.ts';
+import type { ModelRunRequest } from '../../runs/ModelRunRequest.ts';
+import { resolveModelRequest } from '../../runs/resolveModelRequest.ts';
 import type { Services } from '../../Services.ts';
-import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
+import type { RunRequest } from '../../runs/RunRequest.ts';
 import { simulationRequestSchema } from './schema.ts';
 
 /**
  * `input` is the resolved request once the body passed; `bodyRefusal` is why it did not (400, 413, 415,
  * 422, or 404 `model_not_found`). Exactly one of them is set.
  */
-export type ValidatedState = AppState & { input: SimulationRequest; bodyRefusal?: AppError };
+export type ValidatedState = AppState & { input: RunRequest; bodyRefusal?: AppError };
 
 /**
  * The validate stage of POST /v1/simulations: reads and parses the body and resolves what it asks for
@@ -31,7 +31,7 @@ export const validateSimulation = (services: Services): Middleware<ValidatedStat
     try {
       await readBody(ctx, done);
       await checkBody(ctx, done);
-      const parsed = ctx.state.input as SimulationRequest | ModelRunRequest;
+      const parsed = ctx.state.input as RunRequest | ModelRunRequest;
       if ('kind' in parsed) {
         const resolved = await resolveModelRequest(services, requirePrincipal(ctx.state).accountId, parsed);
         if (resolved instanceof AppError) {

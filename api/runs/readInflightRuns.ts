@@ -1,7 +1,7 @@
 import { listKeyPrefixes, type SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
 import { accountRunKeys } from '../limits/limitKeys.ts';
-import type { Services } from '../Services.ts';
-import { type InflightEntry, isoMicros, parseInflightEntry } from './inflightEntry.ts';
+import type { RunDependencies } from './RunDependencies.ts';
+import { type InflightEntry, isoMicros, parseInflightEntry } from '../limits/inflightEntry.ts';
 
 /**
  * An in-flight run as the history shows it: `queued` until it settles, then as the ledger row its entry
@@ -33,17 +33,17 @@ const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string
  * must still find the run then). A settled run that never began leads to no row and is never shown.
  */
 export const readInflightRuns = async (
-  services: Services,
+  deps: RunDependencies,
   accountId: string,
   options: { readonly ids?: readonly string[]; readonly settled?: boolean } = {},
 ): Promise<SimulationRunRow[]> => {
   const { ids } = options;
-  const { inflight } = accountRunKeys(services.redisPrefix, accountId);
+  const { inflight } = accountRunKeys(deps.redisPrefix, accountId);
   let raw: [string, string | null][];
   if (ids === undefined) {
-    raw = Object.entries(await services.redis.hgetall(inflight));
+    raw = Object.entries(await deps.redis.hgetall(inflight));
   } else {
-    const values = ids.length === 0 ? [] : await services.redis.hmget(inflight, ...ids);
+    const values = ids.length === 0 ? [] : await deps.redis.hmget(inflight, ...ids);
     raw = ids.map((id, index) => [id, values[index] ?? null]);
   }
   const entries: [string, InflightEntry][] = [];
@@ -54,7 +54,7 @@ export const readInflightRuns = async (
     }
   }
   const keyIds = [...new Set(entries.flatMap(([, entry]) => (entry.r.apiKeyId === null ? [] : [entry.r.apiKeyId])))];
-  const keyPrefixes = await listKeyPrefixes(services.pool, keyIds);
+  const keyPrefixes = await listKeyPrefixes(deps.pool, keyIds);
   return entries.map(([id, entry]) => toRow(id, entry, keyPrefixes));
 };
 

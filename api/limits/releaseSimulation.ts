@@ -1,6 +1,6 @@
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import { limitKeys } from '../limits/limitKeys.ts';
-import type { Services } from '../Services.ts';
+import { limitKeys } from './limitKeys.ts';
+import type { LimitDependencies } from './LimitDependencies.ts';
 
 /**
  * Hands back what an admitted request held, in one Redis call. `freeSlot` frees its concurrency slot
@@ -10,7 +10,7 @@ import type { Services } from '../Services.ts';
  * (createRunLease.ts) and by the stale-run sweeper, each once per run.
  */
 export const releaseSimulation = async (
-  services: Services,
+  deps: LimitDependencies,
   input: {
     accountId: string;
     simulationId: string;
@@ -21,13 +21,13 @@ export const releaseSimulation = async (
     charged?: number;
   },
 ): Promise<void> => {
-  const keys = limitKeys(services.redisPrefix, input.accountId, input.period.key);
+  const keys = limitKeys(deps.redisPrefix, input.accountId, input.period.key);
   const slot = input.freeSlot === false ? '' : input.simulationId;
   if (input.charged !== undefined) {
-    await services.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions - input.charged, slot, 0);
+    await deps.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions - input.charged, slot, 0);
   } else if (input.giveBack) {
-    await services.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions, slot, 1);
+    await deps.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions, slot, 1);
   } else if (slot !== '') {
-    await services.redis.zrem(keys.slots, slot);
+    await deps.redis.zrem(keys.slots, slot);
   }
 };

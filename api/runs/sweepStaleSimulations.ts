@@ -5,9 +5,9 @@ import { describeError } from '../../shared/errors/describeError.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { scanKeys } from '../../shared/redis/scanKeys.ts';
 import { accountOfInflightKey, inflightKeyPattern, limitKeys } from '../limits/limitKeys.ts';
-import type { Services } from '../Services.ts';
-import { encodeInflightEntry, type InflightEntry, ledgerRowOf, parseInflightEntry } from './inflightEntry.ts';
-import { releaseSimulation } from './releaseSimulation.ts';
+import type { RunDependencies } from './RunDependencies.ts';
+import { encodeInflightEntry, type InflightEntry, ledgerRowOf, parseInflightEntry } from '../limits/inflightEntry.ts';
+import { releaseSimulation } from '../limits/releaseSimulation.ts';
 
 // Past every deadline by a wide margin: only a run whose API process died while waiting is this old.
 const STALE_MARGIN_MS = 60_000;
@@ -23,11 +23,11 @@ const settledRowSchema = z.object({ status: z.string(), charged_interactions: z.
  * Safe beside a live settlement: settle.lua takes an entry out of `run` once, and the row is written
  * once (ON CONFLICT DO NOTHING). Returns 1 when it settled or finished the entry.
  */
-const sweepEntry = async (services: Services, accountId: string, id: string, found: InflightEntry): Promise<number> => {
-  const keys = limitKeys(services.redisPrefix, accountId, found.p);
+const sweepEntry = async (deps: RunDependencies, accountId: string, id: string, found: InflightEntry): Promise<number> => {
+  const keys = limitKeys(deps.redisPrefix, accountId, found.p);
   let entry = found;
   if (entry.s === 'run') {
-    const row = await services.pool.maybeOne(
+    const row = await deps.pool.maybeOne(
       sql.type(settledRowSchema)`SELECT status, charged_interactions FROM simulations WHERE id = ${id}`,
     );
     const charge: readonly [number, number] = row?.charged_interactions == null ? [0, 0] : [1, row.charged_interactions];
@@ -41,7 +41,7 @@ const sweepEntry = async (services: Services, accountId: string, id: string, fou
           ? { status: 'timed_out', startedAt: null, finishedAt: new Date().toISOString(), computeMs: null, chargedInteractions: null }
           : null,
     };
-    const ours = await services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, id, charge[0], charge[1], encodeInflightEntry(settled), INFLIGHT_TTL_S);
+    const ours = await deps.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, id, charge[0], charge[1], encodeInflightEntry(settled), INFLIGHT_TTL_S);
     if (ours !== 1) {
       return 0;
     }
@@ -49,9 +49,9 @@ const sweepEntry = async (services: Services, accountId: string, id: string, fou
   }
   const row = ledgerRowOf(entry);
   if (row !== undefined) {
-    await services.ledger.write(row);
+    await deps.ledger.write(row);
   }
-  await services.limitScripts.bssForget(keys.quota, keys.inflight, id);
+  await deps.limitScripts.bssForget(keys.quota, keys.inflight, id);
   return 1;
 };
 
@@ -60,25 +60,25 @@ const sweepEntry = async (services: Services, accountId: string, id: string, fou
  * lease, and ledger rows still `queued` (written by an earlier version of the service, which recorded
  * admissions in the ledger). Safe on every API process at once. Returns how many runs it settled.
  */
-export const sweepStaleSimulations = async (services: Services): Promise<number> => {
+export const sweepStaleSimulations = async (deps: RunDependencies): Promise<number> => {
   let swept = 0;
   const staleBefore = Date.now() - STALE_MARGIN_MS;
-  for await (const key of scanKeys(services.redis, inflightKeyPattern(services.redisPrefix))) {
-    const accountId = accountOfInflightKey(services.redisPrefix, key);
+  for await (const key of scanKeys(deps.redis, inflightKeyPattern(deps.redisPrefix))) {
+    const accountId = accountOfInflightKey(deps.redisPrefix, key);
     if (accountId === undefined) {
       continue;
     }
-    const entries = await services.redis.hgetall(key);
+    const entries = await deps.redis.hgetall(key);
     for (const [id, raw] of Object.entries(entries)) {
       const entry = parseInflightEntry(raw);
       if (entry !== undefined && entry.e < staleBefore) {
-        swept += await sweepEntry(services, accountId, id, entry);
+        swept += await sweepEntry(deps, accountId, id, entry);
       }
     }
   }
-  const legacy = await expireStaleSimulations(services.pool, services.config.simulationTimeoutMs + STALE_MARGIN_MS);
+  const legacy = await expireStaleSimulations(deps.pool, deps.config.simulationTimeoutMs + STALE_MARGIN_MS);
   for (const row of legacy) {
-    await releaseSimulation(services, {
+    await releaseSimulation(deps, {
       accountId: row.account_id,
       simulationId: row.id,
       period: monthlyPeriod(new Date(row.period_start)),
@@ -89,10 +89,10 @@ export const sweepStaleSimulations = async (services: Services): Promise<number>
   return swept + legacy.length;
 };
 
-export const startStaleSweeper = (services: Services, intervalMs = 30_000): (() => void) => {
+export const startStaleSweeper = (deps: RunDependencies, intervalMs = 30_000): (() => void) => {
   const timer = setInterval(() => {
-    sweepStaleSimulations(services).catch((error: unknown) => {
-      services.logger.warn({ error: describeError(error) }, 'stale simulation sweep failed');
+    sweepStaleSimulations(deps).catch((error: unknown) => {
+      deps.logger.warn({ error: describeError(error) }, 'stale simulation sweep failed');
     });
   }, intervalMs);
   timer.unref();

@@ -1,5 +1,5 @@
 import { findSimulationRun, type SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
-import type { Services } from '../Services.ts';
+import type { RunDependencies } from './RunDependencies.ts';
 import { readInflightRuns } from './readInflightRuns.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -10,11 +10,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * dropped only once its row is committed (api/simulations/createRunLease.ts), so a run missing from both
  * reads was dropped between them, and its row is there when read again.
  */
-export const findRun = async (services: Services, input: { accountId: string; id: string }): Promise<SimulationRunRow | null> => {
-  const row = await findSimulationRun(services.pool, input);
+export const findRun = async (deps: RunDependencies, input: { accountId: string; id: string }): Promise<SimulationRunRow | null> => {
+  const row = await findSimulationRun(deps.pool, input);
   if (row !== null || !UUID.test(input.id.toLowerCase())) {
     return row;
   }
-  const [inflight] = await readInflightRuns(services, input.accountId, { ids: [input.id.toLowerCase()], settled: true });
-  return inflight ?? (await findSimulationRun(services.pool, input));
+  const [inflight] = await readInflightRuns(deps, input.accountId, { ids: [input.id.toLowerCase()], settled: true });
+  return inflight ?? (await findSimulationRun(deps.pool, input));
 };

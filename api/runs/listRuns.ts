@@ -1,5 +1,5 @@
 import { listSimulationRuns, type ListSimulationRunsInput, type SimulationRunRow } from '../../shared/db/queries/simulationRuns.ts';
-import type { Services } from '../Services.ts';
+import type { RunDependencies } from './RunDependencies.ts';
 import { readInflightRuns } from './readInflightRuns.ts';
 
 const newestFirst = (a: SimulationRunRow, b: SimulationRunRow): number =>
@@ -12,9 +12,9 @@ const newestFirst = (a: SimulationRunRow, b: SimulationRunRow): number =>
  * is read first: an entry is dropped only once its row is committed, so a run gone from the first read
  * is in the second. A run settling meanwhile may be in both: the ledger's row wins.
  */
-export const listRuns = async (services: Services, input: ListSimulationRunsInput): Promise<readonly SimulationRunRow[]> => {
-  const inflight = await readInflightRuns(services, input.accountId, { settled: true });
-  const rows = await listSimulationRuns(services.pool, input);
+export const listRuns = async (deps: RunDependencies, input: ListSimulationRunsInput): Promise<readonly SimulationRunRow[]> => {
+  const inflight = await readInflightRuns(deps, input.accountId, { settled: true });
+  const rows = await listSimulationRuns(deps.pool, input);
   if (inflight.length === 0) {
     return rows;
   }

@@ -1,38 +1,35 @@
+import type { Readable } from 'node:stream';
 import type { Settlement } from '../../shared/db/queries/simulations.ts';
-import type { Admission } from '../limits/admitSimulation.ts';
 import { ClientAbortedError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
-import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import type { RunSpecification } from '../../shared/runs/runSpecification.ts';
+import type { AdmittedEntry } from '../limits/admitSimulation.ts';
+import type { HeldLease, Reassertion } from '../limits/createLeaseKeeper.ts';
+import { encodeInflightEntry, type InflightEntry, isoMicros } from '../limits/inflightEntry.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
-import type { Services } from '../Services.ts';
-import type { SimulationOutcome } from './createSimulationClient.ts';
-import { encodeInflightEntry, type InflightEntry, isoMicros } from './inflightEntry.ts';
-import type { HeldLease, Reassertion } from './createLeaseKeeper.ts';
-
-/** What admission took for a request: a slot under `simulationId`, and for a new run its quota. */
-export interface AdmissionTerms {
-  readonly simulationId: string;
-  readonly accountId: string;
-  readonly plan: PlanRow;
-  readonly period: MonthlyPeriod;
-  readonly numInteractions: number;
-}
-
+import type { SimulationOutcome } from '../simulations/createSimulationClient.ts';
+import { executeRun, type RunOptions } from './executeRun.ts';
+import type { RunDependencies } from './RunDependencies.ts';
 
 /**
- * The one owner of an admitted run's slot, quota and ledger fate, from admission to whatever ends the run
- * (completion, failure, deadline, a client that left, shutdown). Each method takes effect at most once;
- * a later call returns the first call's promise. Whatever the order of calls, the slot is freed exactly
- * once, the quota settled once and the ledger row, the run's only PostgreSQL write, written once.
+ * An admitted run, the one owner of its life (docs/architecture.md, "A run's life"): what it makes, the
+ * slot admission took for it and, for a new run, its quota, its in-flight entry and its ledger row. Each
+ * step takes effect at most once (a later call returns the first call's promise), so whatever ends the
+ * run (completion, failure, deadline, a client that left, shutdown) frees its slot exactly once, settles
+ * its quota once and writes its one ledger row once.
  */
-export interface RunLease extends HeldLease {
-  /** The run starts; throws ClientAbortedError once the lease was released first (its client left: it is not run). */
+export interface Run extends HeldLease {
+  /** This run's own id: its slot, its job and its data plane stream. A new run's is its simulation's id. */
+  readonly runId: string;
+  /** What it makes, final from admission on (a new run's seed was drawn there). */
+  readonly spec: RunSpecification;
+  /** The run starts; throws ClientAbortedError once it was released first (its client left: it is not run). */
   readonly begin: () => void;
   /**
-   * The run ended with `outcome`: in Redis, its slot is freed and its reservation becomes its charge
-   * (settle.lua); then its ledger row is written, and its in-flight entry dropped. A replay, which has
-   * no row and took no quota, only frees its slot.
+   * The run ended with `outcome`: in Redis its slot is freed and its reservation becomes its charge
+   * (settle.lua), while its ledger row is written; its in-flight entry goes once the row is committed. A
+   * replay, which has no row and took no quota, only frees its slot.
    */
   readonly settle: (outcome: SimulationOutcome) => Promise<void>;
   /**
@@ -40,6 +37,21 @@ export interface RunLease extends HeldLease {
    * began gets its request and interactions back, leaves no row, and can no longer begin.
    */
   readonly release: () => Promise<void>;
+  /**
+   * begin → enqueue → stream → settle: resolves with the first bytes (a small run's whole body, or a
+   * stream once its first chunk is in). Settlement is awaited before the last bytes go, so a client that
+   * read a whole body finds the run counted.
+   */
+  readonly execute: (options?: RunOptions) => Promise<Buffer | Readable>;
+}
+
+/** What admission took for a run: a slot under `runId`, and for a new run (`admitted`) its quota and in-flight entry. */
+export interface RunTerms {
+  readonly runId: string;
+  readonly accountId: string;
+  readonly period: MonthlyPeriod;
+  readonly spec: RunSpecification;
+  readonly admitted?: AdmittedEntry;
 }
 
 // Half the stale-run sweeper's margin (sweepStaleSimulations.ts): the keeper lets go well before it acts.
@@ -68,29 +80,24 @@ const settlementOf = (outcome: SimulationOutcome, charge: readonly [number, numb
   chargedInteractions: charge[0] === 1 ? charge[1] : null,
 });
 
-/**
- * The lease of an admission: `admitted` for a new run (quota, an in-flight entry and, at the end, a
- * ledger row), absent for a replay (a slot and nothing else).
- */
-export const createRunLease = (services: Services, terms: AdmissionTerms, admitted?: NonNullable<Admission['admitted']>): RunLease => {
-  const { simulationId } = terms;
-  const keys = limitKeys(services.redisPrefix, terms.accountId, terms.period.key);
+/** The run of an admission: a new run's (`terms.admitted`), or a replay's, which holds a slot and nothing else. */
+export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
+  const { runId, spec, admitted } = terms;
+  const keys = limitKeys(deps.redisPrefix, terms.accountId, terms.period.key);
   const ttlSeconds = Math.max(Math.ceil((terms.period.end.getTime() - Date.now()) / 1000) + 86_400, 60);
   let slotHeld = true;
   let begun = false;
   let abandoned = false;
   // The entry as Redis should hold it now; undefined once the row is committed (or there is none).
   let entry: InflightEntry | undefined =
-    admitted === undefined
-      ? undefined
-      : { s: 'run', p: terms.period.key, n: terms.numInteractions, t: admitted.admittedUs, e: admitted.leaseUntilMs, r: admitted.run };
+    admitted === undefined ? undefined : { s: 'run', p: terms.period.key, n: spec.numInteractions, t: admitted.admittedUs, e: admitted.leaseUntilMs, r: admitted.run };
   let settling: Promise<void> | undefined;
   let releasing: Promise<void> | undefined;
 
   const freeSlot = async (): Promise<void> => {
     if (slotHeld) {
       slotHeld = false;
-      await services.redis.zrem(keys.slots, simulationId);
+      await deps.redis.zrem(keys.slots, runId);
     }
   };
 
@@ -103,28 +110,28 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
     if (entry === undefined) {
       return;
     }
-    const charge = outcome === undefined ? ([0, 0] as const) : chargeOf(outcome, terms.numInteractions);
+    const charge = outcome === undefined ? ([0, 0] as const) : chargeOf(outcome, spec.numInteractions);
     const settlement = outcome === undefined ? null : settlementOf(outcome, charge);
     const settled: InflightEntry = { ...entry, s: 'settled', c: charge, f: settlement };
     entry = settled;
     slotHeld = false;
     const [inRedis, inLedger] = await Promise.allSettled([
-      services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, simulationId, charge[0], charge[1], encodeInflightEntry(settled), ttlSeconds),
-      settlement === null ? Promise.resolve(false) : services.ledger.write({ ...settled.r, ...settlement, createdAt: isoMicros(settled.t) }),
+      deps.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, runId, charge[0], charge[1], encodeInflightEntry(settled), ttlSeconds),
+      settlement === null ? Promise.resolve(false) : deps.ledger.write({ ...settled.r, ...settlement, createdAt: isoMicros(settled.t) }),
     ]);
     if (inRedis.status === 'rejected') {
       // Redis is out: the row is the truth of what the run cost; the sweeper settles the entry by it.
-      services.logger.warn({ simulation_id: simulationId, error: describeError(inRedis.reason) }, 'could not settle a run in Redis; the stale-run sweeper will');
+      deps.logger.warn({ simulation_id: runId, error: describeError(inRedis.reason) }, 'could not settle a run in Redis; the stale-run sweeper will');
     }
     if (inLedger.status === 'rejected') {
       // The settled entry keeps the row: the stale-run sweeper writes it once PostgreSQL is back.
-      services.logger.error({ simulation_id: simulationId, error: describeError(inLedger.reason) }, 'could not write a settled run; the stale-run sweeper will');
+      deps.logger.error({ simulation_id: runId, error: describeError(inLedger.reason) }, 'could not write a settled run; the stale-run sweeper will');
     }
     if (inRedis.status === 'rejected' || inLedger.status === 'rejected') {
       return;
     }
     entry = undefined;
-    services.leases.forget({ quota: keys.quota, inflight: keys.inflight, simulationId });
+    deps.leases.forget({ quota: keys.quota, inflight: keys.inflight, simulationId: runId });
   };
 
   const begin = (): void => {
@@ -169,12 +176,34 @@ export const createRunLease = (services: Services, terms: AdmissionTerms, admitt
     return {
       quota: keys.quota,
       inflight: keys.inflight,
-      simulationId,
+      simulationId: runId,
       entry: () => encodeInflightEntry(current),
       counts: [1, current.n],
       ttlSeconds,
     };
   };
 
-  return { begin, settle, release, reassertion };
+  const execute = async (options: RunOptions = {}): Promise<Buffer | Readable> => {
+    try {
+      deps.simulations.assertAvailable();
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    // The deadline covers everything after admission: queueing and the run.
+    const deadline = Date.now() + deps.config.simulationTimeoutMs;
+    // Its client left before it began: it is not run (release gave back what admission took).
+    begin();
+    return executeRun(deps, { ...spec, runId, deadline }, options, async (ran) => {
+      if (ran.status === 'rejected') {
+        await settle({ status: 'failed', startedAt: null, finishedAt: Date.now() }).catch((error: unknown) =>
+          deps.logger.error({ simulation_id: runId, error: describeError(error) }, 'could not settle a simulation'),
+        );
+        return;
+      }
+      await settle(ran.value);
+    });
+  };
+
+  return { runId, spec, begin, settle, release, reassertion, execute };
 };

@@ -2,8 +2,8 @@ import { raceTimeout } from '../../shared/async/raceTimeout.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { RedisClient } from '../../shared/redis/createRedis.ts';
-import type { LimitScripts } from '../limits/createLimitScripts.ts';
-import { limitsEpochKey } from '../limits/limitKeys.ts';
+import type { LimitScripts } from './createLimitScripts.ts';
+import { limitsEpochKey } from './limitKeys.ts';
 
 /** How often a process drops settled runs' entries and puts back those Redis lost; a quota rebuild waits 4 of these. */
 export const KEEPER_INTERVAL_MS = 250;
@@ -21,7 +21,7 @@ export interface Reassertion {
   readonly ttlSeconds: number;
 }
 
-/** A run's lease as the keeper sees it (api/simulations/createRunLease.ts). */
+/** A run as the keeper sees it (api/runs/createRun.ts). */
 export interface HeldLease {
   /** While Redis may have lost the run's entry: what puts it back, or undefined once nothing needs it. */
   readonly reassertion: () => Reassertion | undefined;

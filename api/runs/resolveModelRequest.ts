@@ -3,9 +3,9 @@ import { randomEventsRoom, SCENARIO_ENGINE_MAJOR } from '../../shared/engine/sce
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { modelNotFound, validationFailed, type ValidationIssue } from '../../shared/errors/errors.ts';
 import { canonicalScenario, resolveRunTiming } from './resolveRunTiming.ts';
-import type { Services } from '../Services.ts';
+import type { RunDependencies } from './RunDependencies.ts';
 import type { ModelRunRequest } from './ModelRunRequest.ts';
-import type { SimulationRequest } from './SimulationRequest.ts';
+import type { RunRequest } from './RunRequest.ts';
 
 /**
  * A request that names a model, resolved against the caller's live models (404 `model_not_found` for an
@@ -13,8 +13,8 @@ import type { SimulationRequest } from './SimulationRequest.ts';
  * way a preset's request is checked against the preset's: profile, engine (models run on engine 3 and
  * later: 1 or 2 is a 422), scenario event types.
  */
-export const resolveModelRequest = async (services: Services, accountId: string, request: ModelRunRequest): Promise<SimulationRequest | AppError> => {
-  const stored = await services.models.resolve(accountId, request.name, request.version);
+export const resolveModelRequest = async (deps: RunDependencies, accountId: string, request: ModelRunRequest): Promise<RunRequest | AppError> => {
+  const stored = await deps.models.resolve(accountId, request.name, request.version);
   if (stored === null) {
     return modelNotFound();
   }
