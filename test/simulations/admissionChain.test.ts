@@ -35,12 +35,14 @@ const chainOf = (router: Router, method: string, path: string): string[] => {
 
 const rateWindowSize = (accountId: string): Promise<number> => app.services.redis.zcard(limitKeys(app.redisPrefix, accountId, 'unused').rateWindow);
 
-test('POST /v1/simulations reads as its chain: authenticate → format → validate → idempotency → admit → run', (t) => {
-  t.deepEqual(chainOf(simulationRoutes(app.services), 'POST', '/v1/simulations'), ['authenticate', 'negotiateFormat', 'validate', 'idempotent', 'admit', 'run']);
-});
 
 // The order of checks past authentication is one handler's, which passes typed values from step to step
-// (format → the run looked up → admit → run → present); the tests below hold it to the order.
+// (POST: format → parse → idempotency → admit → run → present; GET records: format → the run looked up →
+// admit → run → present); the tests below hold each to the order.
+test('POST /v1/simulations reads as its chain: authenticate, then the simulate handler', (t) => {
+  t.deepEqual(chainOf(simulationRoutes(app.services), 'POST', '/v1/simulations'), ['authenticate', 'simulate']);
+});
+
 test('GET /v1/simulations/{id}/records reads as its chain: authenticate, then the records handler', (t) => {
   t.deepEqual(chainOf(historyRoutes(app.services), 'GET', '/v1/simulations/:simulation_id/records'), ['authenticate', 'records']);
 });
