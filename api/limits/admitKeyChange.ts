@@ -3,7 +3,6 @@ import type { AppError } from '../../shared/errors/AppError.ts';
 import { keyChangeRateLimitExceeded } from '../../shared/errors/errors.ts';
 import type { LimitDependencies } from './LimitDependencies.ts';
 import { keyChangeWindowKey } from './limitKeys.ts';
-import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 /** Creations and rolls of API keys allowed per account in any hour (DECISIONS "Key rolls"). */
 const KEY_CHANGES_PER_HOUR = 20;
@@ -15,18 +14,16 @@ const WINDOW_US = 3600 * 1_000_000;
  * API processes never pass more than the limit. Returns the refusal, if any.
  */
 export const admitKeyChange = async (deps: LimitDependencies, input: { accountId: string; requestId: string }): Promise<AppError | undefined> => {
-  const [outcome = -1, , retryAfter = 1] = await deps.limitScripts.bssAdmitKeyChange(
-    keyChangeWindowKey(deps.redisPrefix, input.accountId),
-    KEY_CHANGES_PER_HOUR,
-    WINDOW_US,
-    `${input.requestId}:${randomUUID()}`,
+  const answer = await deps.limitScripts.admitKeyChange(
+    { window: keyChangeWindowKey(deps.redisPrefix, input.accountId) },
+    { limit: KEY_CHANGES_PER_HOUR, windowUs: WINDOW_US, requestId: `${input.requestId}:${randomUUID()}` },
   );
-  switch (outcome) {
-    case LIMIT_OUTCOMES.admitted:
+  switch (answer.outcome) {
+    case 'admitted':
       return undefined;
-    case LIMIT_OUTCOMES.rateLimited:
-      return keyChangeRateLimitExceeded(KEY_CHANGES_PER_HOUR, retryAfter);
+    case 'rateLimited':
+      return keyChangeRateLimitExceeded(KEY_CHANGES_PER_HOUR, answer.value);
     default:
-      throw new Error(`unexpected key change admission outcome ${outcome}`);
+      throw new Error(`unexpected key change admission outcome ${answer.outcome}`);
   }
 };

@@ -5,7 +5,6 @@ import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys } from './limitKeys.ts';
-import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
 
 const WINDOW_US = 60_000_000;
 
@@ -31,31 +30,29 @@ export const admitReplay = async (
   const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
   const replayId = randomUUID();
   const { plan } = input;
-  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await deps.limitScripts.bssAdmitReplay(
-    keys.rateWindow,
-    keys.slots,
-    plan.requests_per_minute,
-    WINDOW_US,
-    `${input.requestId}:${replayId}`,
-    input.wantsSlot ? 1 : 0,
-    plan.max_concurrent_simulations,
-    replayId,
-    deps.config.simulationTimeoutMs + 5000,
-  );
+  const answer = await deps.limitScripts.admitReplay(keys, {
+    rpm: plan.requests_per_minute,
+    windowUs: WINDOW_US,
+    requestId: `${input.requestId}:${replayId}`,
+    takeSlot: input.wantsSlot,
+    maxConcurrent: plan.max_concurrent_simulations,
+    runId: replayId,
+    leaseMs: deps.config.simulationTimeoutMs + 5000,
+  });
   const headers = {
     'RateLimit-Policy': `"rpm";q=${plan.requests_per_minute};w=60`,
-    RateLimit: `"rpm";r=${remaining};t=${reset}`,
+    RateLimit: `"rpm";r=${answer.remaining};t=${answer.resetS}`,
   };
-  switch (outcome) {
-    case LIMIT_OUTCOMES.admitted:
+  switch (answer.outcome) {
+    case 'admitted':
       return { headers, period, replayId };
-    case LIMIT_OUTCOMES.rateCounted:
+    case 'rateCounted':
       return { headers, period };
-    case LIMIT_OUTCOMES.rateLimited:
-      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case LIMIT_OUTCOMES.concurrencyFull:
-      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
+    case 'rateLimited':
+      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, answer.value) };
+    case 'concurrencyFull':
+      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, answer.value) };
     default:
-      throw new Error(`unexpected replay admission outcome ${outcome}`);
+      throw new Error(`unexpected replay admission outcome ${answer.outcome}`);
   }
 };

@@ -14,8 +14,7 @@ import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys, limitsEpochKey } from './limitKeys.ts';
-import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
-import { encodeRunInput } from './inflightEntry.ts';
+import { admittedEntry, encodeAdmission, type InflightEntry } from './inflightEntry.ts';
 import { KEEPER_INTERVAL_MS } from './createLeaseKeeper.ts';
 
 const WINDOW_S = 60;
@@ -41,22 +40,13 @@ export interface AdmissionInput {
   readonly authVersion?: string;
 }
 
-/** A new run as admit.lua recorded it in flight: its ledger fields and its entry's clock. */
-export interface AdmittedEntry {
-  readonly run: AdmittedRun;
-  /** Admitted at, µs since the epoch (Redis TIME). */
-  readonly admittedUs: number;
-  /** The slot's lease expiry, ms since the epoch. */
-  readonly leaseUntilMs: number;
-}
-
 export interface Admission {
   /** The RateLimit fields every answer past authentication carries. */
   readonly headers: Readonly<Record<string, string>>;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;
-  /** Set with simulationId for a new run: the run as its in-flight entry holds it, and that entry's clock. */
-  readonly admitted?: AdmittedEntry;
+  /** Set with simulationId for a new run: its in-flight entry as admit.lua wrote it. */
+  readonly admitted?: InflightEntry;
   readonly period: MonthlyPeriod;
   /** Set when the request is refused. */
   readonly refusal?: AppError;
@@ -78,7 +68,6 @@ export const admitSimulation = async (deps: LimitDependencies, input: AdmissionI
   const now = deps.now();
   const period = monthlyPeriod(now);
   const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
-  const scripts = deps.limitScripts;
   const simulationId = randomUUID();
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const { plan } = input;
@@ -86,60 +75,49 @@ export const admitSimulation = async (deps: LimitDependencies, input: AdmissionI
   const leaseMs = deps.config.simulationTimeoutMs + 5000;
 
   const ask = () =>
-    scripts.bssAdmit(
-      keys.rateWindow,
-      keys.quota,
-      keys.slots,
-      authVersionKey(deps.redisPrefix, input.accountId),
-      keys.inflight,
-      plan.requests_per_minute,
-      WINDOW_US,
-      simulationId,
-      run === undefined ? 0 : 1,
-      plan.monthly_requests,
-      plan.monthly_interactions,
-      run?.numInteractions ?? 0,
-      plan.max_concurrent_simulations,
-      leaseMs,
-      quotaTtl,
-      input.authVersion ?? '',
-      period.key,
-      run === undefined ? '' : encodeRunInput(run),
+    deps.limitScripts.admit(
+      { ...keys, authVersion: authVersionKey(deps.redisPrefix, input.accountId) },
+      {
+        rpm: plan.requests_per_minute,
+        windowUs: WINDOW_US,
+        runId: simulationId,
+        admit: run !== undefined,
+        monthlyRequests: plan.monthly_requests,
+        monthlyInteractions: plan.monthly_interactions,
+        interactions: run?.numInteractions ?? 0,
+        maxConcurrent: plan.max_concurrent_simulations,
+        leaseMs,
+        quotaTtlS: quotaTtl,
+        authVersion: input.authVersion,
+        entry: run === undefined ? undefined : encodeAdmission(run),
+      },
     );
 
-  let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
-  if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
+  let answer = await ask();
+  if (answer.outcome === 'quotaNotLoaded') {
     await rebuildLimits(deps, { accountId: input.accountId, period, keys, quotaTtl });
-    [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
+    answer = await ask();
   }
-  const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
+  const { value } = answer;
+  const headers = rateHeaders(plan.requests_per_minute, answer.remaining, answer.resetS);
   const resetsAt = period.end.toISOString();
-  switch (outcome) {
-    case LIMIT_OUTCOMES.admitted:
-      return {
-        headers,
-        period,
-        simulationId,
-        ...(run === undefined ? {} : { admitted: { run, admittedUs: a, leaseUntilMs: Math.floor(a / 1000) + leaseMs } }),
-      };
-    case LIMIT_OUTCOMES.rateCounted:
+  switch (answer.outcome) {
+    case 'admitted':
+      return { headers, period, simulationId, ...(run === undefined ? {} : { admitted: admittedEntry(run, value, leaseMs) }) };
+    case 'rateCounted':
       return { headers, period };
-    case LIMIT_OUTCOMES.principalStale:
+    case 'principalStale':
       return { headers, period, principalStale: true };
-    case LIMIT_OUTCOMES.rateLimited:
-      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case LIMIT_OUTCOMES.monthlyRequestsUsedUp:
-      return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, a, resetsAt) };
-    case LIMIT_OUTCOMES.monthlyInteractionsExceeded:
-      return {
-        headers,
-        period,
-        refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, run?.numInteractions ?? 0, resetsAt),
-      };
-    case LIMIT_OUTCOMES.concurrencyFull:
-      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
+    case 'rateLimited':
+      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, value) };
+    case 'monthlyRequestsUsedUp':
+      return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, value, resetsAt) };
+    case 'monthlyInteractionsExceeded':
+      return { headers, period, refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, value, run?.numInteractions ?? 0, resetsAt) };
+    case 'concurrencyFull':
+      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, value) };
     default:
-      throw new Error(`unexpected admission outcome ${outcome}`);
+      throw new Error(`unexpected admission outcome ${answer.outcome}`);
   }
 };
 
@@ -165,21 +143,17 @@ export const rebuildLimits = async (
       readLedgerQuota(deps.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
       listRecentAdmissions(deps.pool, input.accountId, WINDOW_S),
     ]);
-    const [waitMs = 0] = await deps.limitScripts.bssSeedLimits(
-      keys.quota,
-      keys.rateWindow,
-      keys.inflight,
-      keys.marker,
-      ledger.requests,
-      ledger.interactions,
-      input.quotaTtl,
-      WINDOW_US,
-      input.period.key,
-      ledger.runs > 0 ? REBUILD_HOLD_MS : 0,
-      holdUntil,
-      ledger.present.join(','),
-      ...recent.flatMap((row) => [row.admitted_us, row.id]),
-    );
+    const { waitMs } = await deps.limitScripts.seedLimits(keys, {
+      requests: ledger.requests,
+      interactions: ledger.interactions,
+      quotaTtlS: input.quotaTtl,
+      windowUs: WINDOW_US,
+      period: input.period.key,
+      holdMs: ledger.runs > 0 ? REBUILD_HOLD_MS : 0,
+      holdUntilMs: holdUntil,
+      inLedger: ledger.present,
+      recent: recent.map((row) => [row.admitted_us, row.id] as const),
+    });
     if (waitMs <= 0) {
       return;
     }

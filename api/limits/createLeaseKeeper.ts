@@ -74,7 +74,7 @@ export const createLeaseKeeper = (
     forgetting = new Map();
     await Promise.all(
       [...batches].map(([quota, { inflight, ids }]) =>
-        scripts.bssForget(quota, inflight, ...ids).catch((error: unknown) => {
+        scripts.forget({ quota, inflight }, { runIds: ids }).catch((error: unknown) => {
           // Left settled: a rebuild or the stale-run sweeper drops them (their rows are committed).
           logger.debug({ error: describeError(error) }, 'could not drop settled runs');
         }),
@@ -110,8 +110,8 @@ export const createLeaseKeeper = (
           if (lost.length === 0) {
             return;
           }
-          const args = lost.flatMap((each) => [each.simulationId, each.entry(), each.counts[0], each.counts[1]]);
-          const put = await scripts.bssReassert(first.quota, first.inflight, first.ttlSeconds, ...args);
+          const runs = lost.map((each) => ({ runId: each.simulationId, entry: each.entry(), requests: each.counts[0], interactions: each.counts[1] }));
+          const put = await scripts.reassert(first, { ttlS: first.ttlSeconds, runs });
           if (put > 0) {
             logger.warn({ runs: put }, 'Redis had lost in-flight runs; put them back');
           }

@@ -22,12 +22,12 @@ export const releaseSimulation = async (
   },
 ): Promise<void> => {
   const keys = limitKeys(deps.redisPrefix, input.accountId, input.period.key);
-  const slot = input.freeSlot === false ? '' : input.simulationId;
+  const slot = input.freeSlot === false ? undefined : input.simulationId;
   if (input.charged !== undefined) {
-    await deps.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions - input.charged, slot, 0);
+    await deps.limitScripts.release(keys, { requests: 0, interactions: input.numInteractions - input.charged, slot });
   } else if (input.giveBack) {
-    await deps.limitScripts.bssRelease(keys.quota, keys.slots, input.numInteractions, slot, 1);
-  } else if (slot !== '') {
+    await deps.limitScripts.release(keys, { requests: 1, interactions: input.numInteractions, slot });
+  } else if (slot !== undefined) {
     await deps.redis.zrem(keys.slots, slot);
   }
 };

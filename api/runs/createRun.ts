@@ -4,7 +4,6 @@ import { ClientAbortedError } from '../../shared/errors/errors.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { RunSpecification } from '../../shared/runs/runSpecification.ts';
-import type { AdmittedEntry } from '../limits/admitSimulation.ts';
 import type { HeldLease, Reassertion } from '../limits/createLeaseKeeper.ts';
 import { encodeInflightEntry, type InflightEntry, isoMicros } from '../limits/inflightEntry.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
@@ -51,7 +50,8 @@ export interface RunTerms {
   readonly accountId: string;
   readonly period: MonthlyPeriod;
   readonly spec: RunSpecification;
-  readonly admitted?: AdmittedEntry;
+  /** A new run's in-flight entry, as admission wrote it. */
+  readonly admitted?: InflightEntry;
 }
 
 // Half the stale-run sweeper's margin (sweepStaleSimulations.ts): the keeper lets go well before it acts.
@@ -89,8 +89,7 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
   let begun = false;
   let abandoned = false;
   // The entry as Redis should hold it now; undefined once the row is committed (or there is none).
-  let entry: InflightEntry | undefined =
-    admitted === undefined ? undefined : { s: 'run', p: terms.period.key, n: spec.numInteractions, t: admitted.admittedUs, e: admitted.leaseUntilMs, r: admitted.run };
+  let entry: InflightEntry | undefined = admitted;
   let settling: Promise<void> | undefined;
   let releasing: Promise<void> | undefined;
 
@@ -112,12 +111,12 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
     }
     const charge = outcome === undefined ? ([0, 0] as const) : chargeOf(outcome, spec.numInteractions);
     const settlement = outcome === undefined ? null : settlementOf(outcome, charge);
-    const settled: InflightEntry = { ...entry, s: 'settled', c: charge, f: settlement };
+    const settled: InflightEntry = { ...entry, state: 'settled', charged: { requests: charge[0], interactions: charge[1] }, settlement };
     entry = settled;
     slotHeld = false;
     const [inRedis, inLedger] = await Promise.allSettled([
-      deps.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, runId, charge[0], charge[1], encodeInflightEntry(settled), ttlSeconds),
-      settlement === null ? Promise.resolve(false) : deps.ledger.write({ ...settled.r, ...settlement, createdAt: isoMicros(settled.t) }),
+      deps.limitScripts.settle(keys, { runId, requests: charge[0], interactions: charge[1], entry: encodeInflightEntry(settled), ttlS: ttlSeconds }),
+      settlement === null ? Promise.resolve(false) : deps.ledger.write({ ...settled.run, ...settlement, createdAt: isoMicros(settled.admittedUs) }),
     ]);
     if (inRedis.status === 'rejected') {
       // Redis is out: the row is the truth of what the run cost; the sweeper settles the entry by it.
@@ -162,14 +161,14 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
   };
 
   const reassertion = (): Reassertion | undefined => {
-    if (entry !== undefined && Date.now() > entry.e + KEEP_PAST_LEASE_MS) {
+    if (entry !== undefined && Date.now() > entry.leaseUntilMs + KEEP_PAST_LEASE_MS) {
       // Past its lease, a run this process could not settle is the stale-run sweeper's: never put back
       // an entry it may have finished.
       entry = undefined;
     }
     // Only a run not yet settled is put back: a settled one is a round trip from its row, and settle.lua
     // counts a run whose entry was lost before it settled.
-    if (entry === undefined || entry.s !== 'run') {
+    if (entry === undefined || entry.state !== 'run') {
       return undefined;
     }
     const current = entry;
@@ -178,7 +177,7 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
       inflight: keys.inflight,
       simulationId: runId,
       entry: () => encodeInflightEntry(current),
-      counts: [1, current.n],
+      counts: [1, current.run.numInteractions],
       ttlSeconds,
     };
   };

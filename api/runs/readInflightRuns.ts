@@ -9,22 +9,22 @@ import { type InflightEntry, isoMicros, parseInflightEntry } from '../limits/inf
  */
 const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string, string>): SimulationRunRow => ({
   id,
-  preset: entry.r.preset,
-  profile: entry.r.profile,
-  seed: entry.r.seed,
-  num_interactions: entry.r.numInteractions,
-  status: entry.f?.status ?? 'queued',
-  created_at: new Date(Math.floor(entry.t / 1000)).toISOString(),
-  finished_at: entry.f?.finishedAt ?? null,
-  compute_ms: entry.f?.computeMs ?? null,
-  service_version: entry.r.serviceVersion,
-  scenario: entry.r.scenario ?? null,
-  timing: entry.r.timing ?? null,
-  model_version: entry.r.model?.version ?? null,
-  model_digest: entry.r.model?.digest ?? null,
-  api_key_id: entry.r.apiKeyId,
-  key_prefix: entry.r.apiKeyId === null ? null : (keyPrefixes.get(entry.r.apiKeyId) ?? null),
-  cursor_at: isoMicros(entry.t),
+  preset: entry.run.preset,
+  profile: entry.run.profile,
+  seed: entry.run.seed,
+  num_interactions: entry.run.numInteractions,
+  status: entry.settlement?.status ?? 'queued',
+  created_at: new Date(Math.floor(entry.admittedUs / 1000)).toISOString(),
+  finished_at: entry.settlement?.finishedAt ?? null,
+  compute_ms: entry.settlement?.computeMs ?? null,
+  service_version: entry.run.serviceVersion,
+  scenario: entry.run.scenario ?? null,
+  timing: entry.run.timing ?? null,
+  model_version: entry.run.model?.version ?? null,
+  model_digest: entry.run.model?.digest ?? null,
+  api_key_id: entry.run.apiKeyId,
+  key_prefix: entry.run.apiKeyId === null ? null : (keyPrefixes.get(entry.run.apiKeyId) ?? null),
+  cursor_at: isoMicros(entry.admittedUs),
 });
 
 /**
@@ -49,11 +49,11 @@ export const readInflightRuns = async (
   const entries: [string, InflightEntry][] = [];
   for (const [id, value] of raw) {
     const entry = value === null ? undefined : parseInflightEntry(value);
-    if (entry !== undefined && (entry.s === 'run' || (options.settled === true && entry.f !== undefined && entry.f !== null))) {
+    if (entry !== undefined && (entry.state === 'run' || (options.settled === true && entry.settlement !== undefined && entry.settlement !== null))) {
       entries.push([id, entry]);
     }
   }
-  const keyIds = [...new Set(entries.flatMap(([, entry]) => (entry.r.apiKeyId === null ? [] : [entry.r.apiKeyId])))];
+  const keyIds = [...new Set(entries.flatMap(([, entry]) => (entry.run.apiKeyId === null ? [] : [entry.run.apiKeyId])))];
   const keyPrefixes = await listKeyPrefixes(deps.pool, keyIds);
   return entries.map(([id, entry]) => toRow(id, entry, keyPrefixes));
 };

@@ -24,25 +24,25 @@ const settledRowSchema = z.object({ status: z.string(), charged_interactions: z.
  * once (ON CONFLICT DO NOTHING). Returns 1 when it settled or finished the entry.
  */
 const sweepEntry = async (deps: RunDependencies, accountId: string, id: string, found: InflightEntry): Promise<number> => {
-  const keys = limitKeys(deps.redisPrefix, accountId, found.p);
+  const keys = limitKeys(deps.redisPrefix, accountId, monthlyPeriod(new Date(found.run.periodStart)).key);
   let entry = found;
-  if (entry.s === 'run') {
+  if (entry.state === 'run') {
     const row = await deps.pool.maybeOne(
       sql.type(settledRowSchema)`SELECT status, charged_interactions FROM simulations WHERE id = ${id}`,
     );
-    const charge: readonly [number, number] = row?.charged_interactions == null ? [0, 0] : [1, row.charged_interactions];
+    const charged = row?.charged_interactions == null ? { requests: 0, interactions: 0 } : { requests: 1, interactions: row.charged_interactions };
     const settled: InflightEntry = {
       ...entry,
-      s: 'settled',
-      c: charge,
+      state: 'settled',
+      charged,
       // A row already there is the run's; else the run timed out in its dead process.
-      f:
+      settlement:
         row === null
           ? { status: 'timed_out', startedAt: null, finishedAt: new Date().toISOString(), computeMs: null, chargedInteractions: null }
           : null,
     };
-    const ours = await deps.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, id, charge[0], charge[1], encodeInflightEntry(settled), INFLIGHT_TTL_S);
-    if (ours !== 1) {
+    const ours = await deps.limitScripts.settle(keys, { runId: id, ...charged, entry: encodeInflightEntry(settled), ttlS: INFLIGHT_TTL_S });
+    if (!ours) {
       return 0;
     }
     entry = settled;
@@ -51,7 +51,7 @@ const sweepEntry = async (deps: RunDependencies, accountId: string, id: string, 
   if (row !== undefined) {
     await deps.ledger.write(row);
   }
-  await deps.limitScripts.bssForget(keys.quota, keys.inflight, id);
+  await deps.limitScripts.forget(keys, { runIds: [id] });
   return 1;
 };
 
@@ -71,7 +71,7 @@ export const sweepStaleSimulations = async (deps: RunDependencies): Promise<numb
     const entries = await deps.redis.hgetall(key);
     for (const [id, raw] of Object.entries(entries)) {
       const entry = parseInflightEntry(raw);
-      if (entry !== undefined && entry.e < staleBefore) {
+      if (entry !== undefined && entry.leaseUntilMs < staleBefore) {
         swept += await sweepEntry(deps, accountId, id, entry);
       }
     }

@@ -7,7 +7,6 @@ import { countStreamEvents } from '../../shared/streams/countStreamEvents.ts';
 import { resolveWebhookAddress } from '../../shared/streams/resolveWebhookAddress.ts';
 import { createCookieCipher } from '../auth/cookieCipher.ts';
 import type { Principal } from '../AppState.ts';
-import { LIMIT_OUTCOMES } from '../limits/createLimitScripts.ts';
 import { rebuildLimits } from '../limits/admitSimulation.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
 import type { StreamRequest } from '../routes/streams/schema.ts';
@@ -40,16 +39,17 @@ export const createStream = async (services: Services, principal: Principal, req
   const keys = limitKeys(services.redisPrefix, principal.accountId, period.key);
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const plan = principal.limits;
-  const ask = () => services.limitScripts.bssAdmitStream(keys.quota, plan.monthly_requests, plan.monthly_interactions, request.numInteractions, quotaTtl);
-  let [outcome = -1, used = 0] = await ask();
-  if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
+  const ask = () =>
+    services.limitScripts.admitStream(keys, { monthlyRequests: plan.monthly_requests, monthlyInteractions: plan.monthly_interactions, interactions: request.numInteractions, quotaTtlS: quotaTtl });
+  let { outcome, value: used } = await ask();
+  if (outcome === 'quotaNotLoaded') {
     await rebuildLimits(services, { accountId: principal.accountId, period, keys, quotaTtl });
-    [outcome = -1, used = 0] = await ask();
+    ({ outcome, value: used } = await ask());
   }
   const resetsAt = period.end.toISOString();
-  if (outcome === LIMIT_OUTCOMES.monthlyRequestsUsedUp) throw monthlyRequestQuotaExceeded(plan.monthly_requests, used, resetsAt);
-  if (outcome === LIMIT_OUTCOMES.monthlyInteractionsExceeded) throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, request.numInteractions, resetsAt);
-  if (outcome !== LIMIT_OUTCOMES.admitted) throw new Error(`unexpected stream admission outcome ${outcome}`);
+  if (outcome === 'monthlyRequestsUsedUp') throw monthlyRequestQuotaExceeded(plan.monthly_requests, used, resetsAt);
+  if (outcome === 'monthlyInteractionsExceeded') throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, request.numInteractions, resetsAt);
+  if (outcome !== 'admitted') throw new Error(`unexpected stream admission outcome ${outcome}`);
 
   const giveBack = () => services.redis.hincrby(keys.quota, 'requests', -1).then(() => services.redis.hincrby(keys.quota, 'interactions', -request.numInteractions));
   const seed = request.seed ?? drawSeed();
