@@ -3,10 +3,8 @@ import type { AppError } from '../../shared/errors/AppError.ts';
 import { keyChangeRateLimitExceeded } from '../../shared/errors/errors.ts';
 import type { LimitDependencies } from './LimitDependencies.ts';
 import { keyChangeWindowKey } from './limitKeys.ts';
+import { KEY_CHANGE_WINDOW_US, KEY_CHANGES_PER_HOUR } from './limitPolicy.ts';
 
-/** Creations and rolls of API keys allowed per account in any hour (DECISIONS "Key rolls"). */
-const KEY_CHANGES_PER_HOUR = 20;
-const WINDOW_US = 3600 * 1_000_000;
 
 /**
  * Counts one attempt to create or roll a key in the account's sliding hour, or refuses it (429 with
@@ -16,7 +14,7 @@ const WINDOW_US = 3600 * 1_000_000;
 export const admitKeyChange = async (deps: LimitDependencies, input: { accountId: string; requestId: string }): Promise<AppError | undefined> => {
   const answer = await deps.limitScripts.admitKeyChange(
     { window: keyChangeWindowKey(deps.redisPrefix, input.accountId) },
-    { limit: KEY_CHANGES_PER_HOUR, windowUs: WINDOW_US, requestId: `${input.requestId}:${randomUUID()}` },
+    { limit: KEY_CHANGES_PER_HOUR, windowUs: KEY_CHANGE_WINDOW_US, requestId: `${input.requestId}:${randomUUID()}` },
   );
   switch (answer.outcome) {
     case 'admitted':

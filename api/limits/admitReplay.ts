@@ -5,11 +5,11 @@ import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys } from './limitKeys.ts';
+import { RATE_WINDOW_US, type RateLimitState, slotLeaseMs } from './limitPolicy.ts';
 
-const WINDOW_US = 60_000_000;
-
-interface ReplayAdmission {
-  readonly headers: Readonly<Record<string, string>>;
+export interface ReplayAdmission {
+  /** The rate window as this request left it (limitPolicy.ts). */
+  readonly rateLimit: RateLimitState;
   readonly period: MonthlyPeriod;
   /** Set when a slot was taken: the replay's own id, the slot's member and the job's id. */
   readonly replayId?: string;
@@ -32,26 +32,23 @@ export const admitReplay = async (
   const { plan } = input;
   const answer = await deps.limitScripts.admitReplay(keys, {
     rpm: plan.requests_per_minute,
-    windowUs: WINDOW_US,
+    windowUs: RATE_WINDOW_US,
     requestId: `${input.requestId}:${replayId}`,
     takeSlot: input.wantsSlot,
     maxConcurrent: plan.max_concurrent_simulations,
     runId: replayId,
-    leaseMs: deps.config.simulationTimeoutMs + 5000,
+    leaseMs: slotLeaseMs(deps.config),
   });
-  const headers = {
-    'RateLimit-Policy': `"rpm";q=${plan.requests_per_minute};w=60`,
-    RateLimit: `"rpm";r=${answer.remaining};t=${answer.resetS}`,
-  };
+  const rateLimit = { limit: plan.requests_per_minute, remaining: answer.remaining, resetS: answer.resetS };
   switch (answer.outcome) {
     case 'admitted':
-      return { headers, period, replayId };
+      return { rateLimit, period, replayId };
     case 'rateCounted':
-      return { headers, period };
+      return { rateLimit, period };
     case 'rateLimited':
-      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, answer.value) };
+      return { rateLimit, period, refusal: rateLimitExceeded(plan.requests_per_minute, answer.value) };
     case 'concurrencyFull':
-      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, answer.value) };
+      return { rateLimit, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, answer.value) };
     default:
       throw new Error(`unexpected replay admission outcome ${answer.outcome}`);
   }

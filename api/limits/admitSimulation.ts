@@ -15,16 +15,7 @@ import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPe
 import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys, limitsEpochKey } from './limitKeys.ts';
 import { admittedEntry, encodeAdmission, type InflightEntry } from './inflightEntry.ts';
-import { KEEPER_INTERVAL_MS } from './createLeaseKeeper.ts';
-
-const WINDOW_S = 60;
-const WINDOW_US = WINDOW_S * 1_000_000;
-// Quota counters outlive their month by a day so a request racing the month's end still finds them.
-const QUOTA_GRACE_S = 86_400;
-// After Redis lost an account's data, a rebuild of its quota waits this long from the first attempt: API
-// processes put their in-flight runs back every KEEPER_INTERVAL_MS (createLeaseKeeper.ts), so by then
-// every run still in flight is counted again.
-const REBUILD_HOLD_MS = 4 * KEEPER_INTERVAL_MS;
+import { periodTtlSeconds, RATE_WINDOW_S, RATE_WINDOW_US, type RateLimitState, REBUILD_HOLD_MS, slotLeaseMs } from './limitPolicy.ts';
 
 export interface AdmissionInput {
   readonly accountId: string;
@@ -41,8 +32,8 @@ export interface AdmissionInput {
 }
 
 export interface Admission {
-  /** The RateLimit fields every answer past authentication carries. */
-  readonly headers: Readonly<Record<string, string>>;
+  /** The rate window as this request left it: what every answer past authentication says (limitPolicy.ts). */
+  readonly rateLimit: RateLimitState;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;
   /** Set with simulationId for a new run: its in-flight entry as admit.lua wrote it. */
@@ -54,11 +45,6 @@ export interface Admission {
   readonly principalStale?: boolean;
 }
 
-const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Record<string, string> => ({
-  'RateLimit-Policy': `"rpm";q=${limit};w=60`,
-  RateLimit: `"rpm";r=${remaining};t=${resetSeconds}`,
-});
-
 /**
  * Runs the admission script; on a lost quota counter (Redis restarted or flushed, or a new month) it
  * rebuilds the counter and the rate window from the ledger and asks again (nothing was counted yet).
@@ -69,17 +55,17 @@ export const admitSimulation = async (deps: LimitDependencies, input: AdmissionI
   const period = monthlyPeriod(now);
   const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
   const simulationId = randomUUID();
-  const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
+  const quotaTtl = periodTtlSeconds(period, now.getTime());
   const { plan } = input;
   const run: AdmittedRun | undefined = input.run === undefined ? undefined : { ...input.run, simulationId, periodStart: period.start.toISOString() };
-  const leaseMs = deps.config.simulationTimeoutMs + 5000;
+  const leaseMs = slotLeaseMs(deps.config);
 
   const ask = () =>
     deps.limitScripts.admit(
       { ...keys, authVersion: authVersionKey(deps.redisPrefix, input.accountId) },
       {
         rpm: plan.requests_per_minute,
-        windowUs: WINDOW_US,
+        windowUs: RATE_WINDOW_US,
         runId: simulationId,
         admit: run !== undefined,
         monthlyRequests: plan.monthly_requests,
@@ -99,23 +85,23 @@ export const admitSimulation = async (deps: LimitDependencies, input: AdmissionI
     answer = await ask();
   }
   const { value } = answer;
-  const headers = rateHeaders(plan.requests_per_minute, answer.remaining, answer.resetS);
+  const rateLimit = { limit: plan.requests_per_minute, remaining: answer.remaining, resetS: answer.resetS };
   const resetsAt = period.end.toISOString();
   switch (answer.outcome) {
     case 'admitted':
-      return { headers, period, simulationId, ...(run === undefined ? {} : { admitted: admittedEntry(run, value, leaseMs) }) };
+      return { rateLimit, period, simulationId, ...(run === undefined ? {} : { admitted: admittedEntry(run, value, leaseMs) }) };
     case 'rateCounted':
-      return { headers, period };
+      return { rateLimit, period };
     case 'principalStale':
-      return { headers, period, principalStale: true };
+      return { rateLimit, period, principalStale: true };
     case 'rateLimited':
-      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, value) };
+      return { rateLimit, period, refusal: rateLimitExceeded(plan.requests_per_minute, value) };
     case 'monthlyRequestsUsedUp':
-      return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, value, resetsAt) };
+      return { rateLimit, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, value, resetsAt) };
     case 'monthlyInteractionsExceeded':
-      return { headers, period, refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, value, run?.numInteractions ?? 0, resetsAt) };
+      return { rateLimit, period, refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, value, run?.numInteractions ?? 0, resetsAt) };
     case 'concurrencyFull':
-      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, value) };
+      return { rateLimit, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, value) };
     default:
       throw new Error(`unexpected admission outcome ${answer.outcome}`);
   }
@@ -141,13 +127,13 @@ export const rebuildLimits = async (
     const holdUntil = epoch === null ? Date.now() + REBUILD_HOLD_MS : Number(epoch) + REBUILD_HOLD_MS;
     const [ledger, recent] = await Promise.all([
       readLedgerQuota(deps.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
-      listRecentAdmissions(deps.pool, input.accountId, WINDOW_S),
+      listRecentAdmissions(deps.pool, input.accountId, RATE_WINDOW_S),
     ]);
     const { waitMs } = await deps.limitScripts.seedLimits(keys, {
       requests: ledger.requests,
       interactions: ledger.interactions,
       quotaTtlS: input.quotaTtl,
-      windowUs: WINDOW_US,
+      windowUs: RATE_WINDOW_US,
       period: input.period.key,
       holdMs: ledger.runs > 0 ? REBUILD_HOLD_MS : 0,
       holdUntilMs: holdUntil,

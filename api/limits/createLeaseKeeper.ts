@@ -4,9 +4,8 @@ import type { Logger } from '../../shared/logger.ts';
 import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import type { LimitScripts } from './createLimitScripts.ts';
 import { limitsEpochKey } from './limitKeys.ts';
+import { KEEPER_INTERVAL_MS } from './limitPolicy.ts';
 
-/** How often a process drops settled runs' entries and puts back those Redis lost; a quota rebuild waits 4 of these. */
-export const KEEPER_INTERVAL_MS = 250;
 
 /** What a lease puts back when Redis lost its in-flight entry (reassert.lua). */
 export interface Reassertion {

@@ -3,6 +3,7 @@ import { interactionsPerRequestExceeded } from '../../shared/errors/errors.ts';
 import type { RunSpecification } from '../../shared/runs/runSpecification.ts';
 import type { Principal } from '../AppState.ts';
 import { admitReplay } from '../limits/admitReplay.ts';
+import { isMeteredRefusal } from '../limits/limitPolicy.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import type { RunAdmission } from './admitRun.ts';
 import { createRun } from './createRun.ts';
@@ -35,17 +36,17 @@ export const admitReplayRun = async (deps: RunDependencies, input: AdmitReplayRu
     requestId: input.requestId,
     wantsSlot: deferred === undefined,
   });
-  const { headers } = admission;
+  const { rateLimit } = admission;
   const refusal = admission.refusal ?? deferred;
   if (refusal !== undefined) {
-    if (refusal.status === 429 || refusal.code === 'interactions_per_request_exceeded') {
+    if (isMeteredRefusal(refusal.code)) {
       recordLimitRejection(deps.metrics, refusal.code);
     }
-    return { headers, principal, refusal };
+    return { rateLimit, principal, refusal };
   }
   if (admission.replayId === undefined || replay instanceof AppError) {
     throw new Error('replay admission returned neither a refusal nor a slot');
   }
   // No ledger row and no quota: the run frees its slot and nothing else.
-  return { headers, principal, run: createRun(deps, { runId: admission.replayId, accountId: principal.accountId, period: admission.period, spec: replay }) };
+  return { rateLimit, principal, run: createRun(deps, { runId: admission.replayId, accountId: principal.accountId, period: admission.period, spec: replay }) };
 };

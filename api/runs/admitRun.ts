@@ -4,6 +4,7 @@ import { resolvePreset } from '../../shared/engine/index.ts';
 import { recordOf } from '../../shared/runs/runSpecification.ts';
 import type { Principal } from '../AppState.ts';
 import { admitSimulation } from '../limits/admitSimulation.ts';
+import { isMeteredRefusal, type RateLimitState } from '../limits/limitPolicy.ts';
 import { recordLimitRejection } from '../metrics/recordLimitRejection.ts';
 import { createRun, type Run } from './createRun.ts';
 import { drawSeed } from './drawSeed.ts';
@@ -15,7 +16,7 @@ import type { RunRequest } from './RunRequest.ts';
  * What admission decided: the run, or why not; the RateLimit fields every answer past authentication
  * carries; and the principal it was decided for (reloaded when the cached one was stale).
  */
-export type RunAdmission = { readonly headers: Readonly<Record<string, string>>; readonly principal: Principal } & (
+export type RunAdmission = { readonly rateLimit: RateLimitState; readonly principal: Principal } & (
   | { readonly run: Run }
   | { readonly refusal: AppError }
 );
@@ -86,13 +87,13 @@ export const admitRun = async (deps: RunDependencies, input: AdmitRunInput): Pro
     principal = fresh;
     ({ decision, refused } = await decide(principal));
   }
-  const { headers } = decision;
+  const { rateLimit } = decision;
   const refusal = decision.refusal ?? refused;
   if (refusal !== undefined) {
-    if (refusal.status === 429 || refusal.status === 403) {
+    if (isMeteredRefusal(refusal.code)) {
       recordLimitRejection(deps.metrics, refusal.code);
     }
-    return { headers, principal, refusal };
+    return { rateLimit, principal, refusal };
   }
   if (decision.simulationId === undefined || decision.admitted === undefined || seed === undefined || request instanceof AppError) {
     throw new Error('admission returned neither a refusal nor a simulation id');
@@ -105,5 +106,5 @@ export const admitRun = async (deps: RunDependencies, input: AdmitRunInput): Pro
     admitted: decision.admitted,
   });
   deps.leases.hold(run);
-  return { headers, run, principal };
+  return { rateLimit, run, principal };
 };

@@ -7,6 +7,7 @@ import type { RunSpecification } from '../../shared/runs/runSpecification.ts';
 import type { HeldLease, Reassertion } from '../limits/createLeaseKeeper.ts';
 import { encodeInflightEntry, type InflightEntry, isoMicros } from '../limits/inflightEntry.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
+import { KEEP_PAST_LEASE_MS, periodTtlSeconds } from '../limits/limitPolicy.ts';
 import type { SimulationOutcome } from '../simulations/createSimulationClient.ts';
 import { executeRun, type RunOptions } from './executeRun.ts';
 import type { RunDependencies } from './RunDependencies.ts';
@@ -54,9 +55,6 @@ export interface RunTerms {
   readonly admitted?: InflightEntry;
 }
 
-// Half the stale-run sweeper's margin (sweepStaleSimulations.ts): the keeper lets go well before it acts.
-const KEEP_PAST_LEASE_MS = 30_000;
-
 const toIso = (epochMs: number | null): string | null => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 /** What a run is charged: a request and every interaction when completed, the records made when cancelled. */
@@ -84,7 +82,7 @@ const settlementOf = (outcome: SimulationOutcome, charge: readonly [number, numb
 export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
   const { runId, spec, admitted } = terms;
   const keys = limitKeys(deps.redisPrefix, terms.accountId, terms.period.key);
-  const ttlSeconds = Math.max(Math.ceil((terms.period.end.getTime() - Date.now()) / 1000) + 86_400, 60);
+  const ttlSeconds = periodTtlSeconds(terms.period, Date.now());
   let slotHeld = true;
   let begun = false;
   let abandoned = false;

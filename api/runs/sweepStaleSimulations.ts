@@ -5,14 +5,11 @@ import { describeError } from '../../shared/errors/describeError.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { scanKeys } from '../../shared/redis/scanKeys.ts';
 import { accountOfInflightKey, inflightKeyPattern, limitKeys } from '../limits/limitKeys.ts';
+import { STALE_MARGIN_MS, SWEEP_INTERVAL_MS, SWEPT_INFLIGHT_TTL_S } from '../limits/limitPolicy.ts';
 import type { RunDependencies } from './RunDependencies.ts';
 import { encodeInflightEntry, type InflightEntry, ledgerRowOf, parseInflightEntry } from '../limits/inflightEntry.ts';
 import { releaseSimulation } from '../limits/releaseSimulation.ts';
 
-// Past every deadline by a wide margin: only a run whose API process died while waiting is this old.
-const STALE_MARGIN_MS = 60_000;
-// The in-flight hash outlives any entry the sweeper touches by this much.
-const INFLIGHT_TTL_S = 2 * 86_400;
 
 const settledRowSchema = z.object({ status: z.string(), charged_interactions: z.number().nullable() });
 
@@ -41,7 +38,7 @@ const sweepEntry = async (deps: RunDependencies, accountId: string, id: string, 
           ? { status: 'timed_out', startedAt: null, finishedAt: new Date().toISOString(), computeMs: null, chargedInteractions: null }
           : null,
     };
-    const ours = await deps.limitScripts.settle(keys, { runId: id, ...charged, entry: encodeInflightEntry(settled), ttlS: INFLIGHT_TTL_S });
+    const ours = await deps.limitScripts.settle(keys, { runId: id, ...charged, entry: encodeInflightEntry(settled), ttlS: SWEPT_INFLIGHT_TTL_S });
     if (!ours) {
       return 0;
     }
@@ -89,7 +86,7 @@ export const sweepStaleSimulations = async (deps: RunDependencies): Promise<numb
   return swept + legacy.length;
 };
 
-export const startStaleSweeper = (deps: RunDependencies, intervalMs = 30_000): (() => void) => {
+export const startStaleSweeper = (deps: RunDependencies, intervalMs = SWEEP_INTERVAL_MS): (() => void) => {
   const timer = setInterval(() => {
     sweepStaleSimulations(deps).catch((error: unknown) => {
       deps.logger.warn({ error: describeError(error) }, 'stale simulation sweep failed');

@@ -37,7 +37,7 @@ export const downloadRoutes = (services: Services): Router<AppState> => {
     const principal = requirePrincipal(ctx.state);
     const replay = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.state.linkSimulationId ?? '' });
     const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay: replay instanceof AppError ? replay : replay.spec });
-    presentRateLimit(ctx, admission.headers);
+    presentRateLimit(ctx, admission.rateLimit);
     if ('refusal' in admission) {
       throw admission.refusal;
     }

@@ -2,6 +2,8 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { admitReplay } from '../../limits/admitReplay.ts';
+import { isMeteredRefusal } from '../../limits/limitPolicy.ts';
+import { presentRateLimit } from '../simulations/presentRateLimit.ts';
 import { recordLimitRejection } from '../../metrics/recordLimitRejection.ts';
 import type { Services } from '../../Services.ts';
 
@@ -15,11 +17,11 @@ export const countModelValidation = (services: Services): Middleware<AppState> =
   async function countValidation(ctx, next) {
     const principal = requirePrincipal(ctx.state);
     const admission = await admitReplay(services, { accountId: principal.accountId, plan: principal.limits, requestId: ctx.state.requestId, wantsSlot: false });
-    for (const [name, value] of Object.entries(admission.headers)) {
-      ctx.set(name, value);
-    }
+    presentRateLimit(ctx, admission.rateLimit);
     if (admission.refusal !== undefined) {
-      recordLimitRejection(services.metrics, admission.refusal.code);
+      if (isMeteredRefusal(admission.refusal.code)) {
+        recordLimitRejection(services.metrics, admission.refusal.code);
+      }
       throw admission.refusal;
     }
     await next();

@@ -45,7 +45,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
     const found = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.params.simulation_id ?? '' });
     const replay = found instanceof AppError ? found : (refuseDataset(query, found.spec) ?? found.spec);
     const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay });
-    presentRateLimit(ctx, admission.headers);
+    presentRateLimit(ctx, admission.rateLimit);
     if ('refusal' in admission) {
       throw admission.refusal;
     }

@@ -1,8 +1,9 @@
 import type { ParameterizedContext } from 'koa';
+import { type RateLimitState, rateLimitHeaders } from '../../limits/limitPolicy.ts';
 
-/** The RateLimit fields admission answered with: on every answer past authentication, refusals included. */
-export const presentRateLimit = (ctx: ParameterizedContext, headers: Readonly<Record<string, string>>): void => {
-  for (const [name, value] of Object.entries(headers)) {
+/** The RateLimit fields of the window admission left: on every answer past authentication, refusals included. */
+export const presentRateLimit = (ctx: ParameterizedContext, rateLimit: RateLimitState): void => {
+  for (const [name, value] of Object.entries(rateLimitHeaders(rateLimit))) {
     ctx.set(name, value);
   }
 };

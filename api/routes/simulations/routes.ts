@@ -25,7 +25,7 @@ import { watchClient } from './watchClient.ts';
  * thrown (the error envelope), else the run's body, while the run holds its slot.
  */
 const runAdmitted = async (services: Services, ctx: ParameterizedContext<AppState>, admission: RunAdmission, answer: { format: OutputFormat; replayed: boolean }): Promise<void> => {
-  presentRateLimit(ctx, admission.headers);
+  presentRateLimit(ctx, admission.rateLimit);
   if ('refusal' in admission) {
     throw admission.refusal;
   }
