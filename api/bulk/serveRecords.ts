@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors/AppError.ts';
 import { rangeNotSatisfiable } from '../../shared/errors/errors.ts';
 import type { Run } from '../runs/createRun.ts';
 import { remakeRun } from '../runs/remakeRun.ts';
-import type { Services } from '../Services.ts';
+import type { BulkDependencies } from './BulkDependencies.ts';
 import { bodyTag } from './bodyTag.ts';
 import { chooseEncoding, type ContentCoding } from './chooseEncoding.ts';
 import { countBytes } from './countBytes.ts';
@@ -40,7 +40,7 @@ const RESPONSE_BUFFER_BYTES = 64 * 1024;
  * first answer included); when it is not known yet, the body is made once to measure it (within the same
  * slot, one run for every request of the process that waits on it) before answering.
  */
-export const serveRecords = async (ctx: ParameterizedContext, services: Services, recorded: RecordedRun): Promise<void> => {
+export const serveRecords = async (ctx: ParameterizedContext, services: BulkDependencies, recorded: RecordedRun): Promise<void> => {
   const { run, format } = recorded;
   const { spec } = run;
   const coding: ContentCoding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);

@@ -5,7 +5,7 @@ import type { RedisClient } from '../../shared/redis/createRedis.ts';
  * What the admission scripts (admit.lua, admitReplay.lua, admitKeyChange.lua, admitStream.lua) answer
  * first: one code for one meaning in every script, each script answering the ones its header lists.
  */
-export const LIMIT_OUTCOMES = {
+const LIMIT_OUTCOMES = {
   /** Admitted (a key change: counted). */
   admitted: 0,
   /** value = retry after s */
@@ -24,10 +24,10 @@ export const LIMIT_OUTCOMES = {
   principalStale: 7,
 } as const;
 
-export type LimitOutcome = keyof typeof LIMIT_OUTCOMES;
+type LimitOutcome = keyof typeof LIMIT_OUTCOMES;
 
 /** An admission script's answer, decoded. */
-export interface AdmissionAnswer {
+interface AdmissionAnswer {
   readonly outcome: LimitOutcome;
   /** Requests the rate window still takes. */
   readonly remaining: number;
@@ -37,7 +37,7 @@ export interface AdmissionAnswer {
   readonly value: number;
 }
 
-export interface AdmitArguments {
+interface AdmitArguments {
   readonly rpm: number;
   readonly windowUs: number;
   /** The rate entry's, the slot's and the in-flight entry's member. */
@@ -56,7 +56,7 @@ export interface AdmitArguments {
   readonly entry?: string | undefined;
 }
 
-export interface AdmitReplayArguments {
+interface AdmitReplayArguments {
   readonly rpm: number;
   readonly windowUs: number;
   readonly requestId: string;
@@ -67,7 +67,7 @@ export interface AdmitReplayArguments {
   readonly leaseMs: number;
 }
 
-export interface SeedLimitsArguments {
+interface SeedLimitsArguments {
   readonly requests: number;
   readonly interactions: number;
   readonly quotaTtlS: number;
@@ -81,7 +81,7 @@ export interface SeedLimitsArguments {
 }
 
 /** A run's entry to put back, and what it counts in the quota. */
-export interface Reasserted {
+interface Reasserted {
   readonly runId: string;
   readonly entry: string;
   readonly requests: number;

@@ -8,7 +8,7 @@ const newestFirst = (a: SimulationRunRow, b: SimulationRunRow): number =>
 /**
  * One page of the account's history: the ledger's rows merged with the runs still in flight, which have
  * no row until they settle and whose row may not be committed yet once they have
- * (api/simulations/createRunLease.ts), by the same keyset (created_at to the µs, id), newest first. Redis
+ * (createRun.ts), by the same keyset (created_at to the µs, id), newest first. Redis
  * is read first: an entry is dropped only once its row is committed, so a run gone from the first read
  * is in the second. A run settling meanwhile may be in both: the ledger's row wins.
  */

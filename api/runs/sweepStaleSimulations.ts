@@ -80,7 +80,6 @@ export const sweepStaleSimulations = async (deps: RunDependencies): Promise<numb
       simulationId: row.id,
       period: monthlyPeriod(new Date(row.period_start)),
       numInteractions: row.num_interactions,
-      giveBack: true,
     });
   }
   return swept + legacy.length;

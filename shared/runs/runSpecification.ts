@@ -20,7 +20,7 @@ export type ModelReference = z.infer<typeof modelReferenceSchema>;
  * The model version a run is made from, definition included: the worker checks it again and compiles it
  * (cached by digest) without reading the database. A definition is no secret of anyone's and at most 64 KiB.
  */
-export const modelSpecificationSchema = modelReferenceSchema.extend({
+const modelSpecificationSchema = modelReferenceSchema.extend({
   definition: z.custom<ModelDefinition>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'a model definition is an object'),
 });
 

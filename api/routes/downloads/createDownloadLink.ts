@@ -28,7 +28,7 @@ export const createDownloadLink = async (
   if (run.status !== 'completed') {
     throw simulationNotCompleted(run.status);
   }
-  // Every download through the link would be refused so (api/limits/holdReplayAdmission.ts): the link is
+  // Every download through the link would be refused so (api/runs/admitReplayRun.ts): the link is
   // refused now rather than made to answer 403 later. A plan that shrinks after this ends it the same way.
   const maximum = principal.limits.max_interactions_per_request;
   if (run.num_interactions > maximum) {

@@ -1,9 +1,9 @@
 import { sql } from 'slonik';
-import { raceTimeout } from '../../../shared/async/raceTimeout.ts';
-import { pingRedis } from '../../../shared/redis/pingRedis.ts';
+import { raceTimeout } from '../../shared/async/raceTimeout.ts';
+import { pingRedis } from '../../shared/redis/pingRedis.ts';
 import { z } from 'zod';
 import type { DatabasePool } from 'slonik';
-import type { RedisClient } from '../../../shared/redis/createRedis.ts';
+import type { RedisClient } from '../../shared/redis/createRedis.ts';
 
 const CHECK_TIMEOUT_MS = 1000;
 
