@@ -11,8 +11,8 @@ export interface ReplayAdmission {
   /** The rate window as this request left it (limitPolicy.ts). */
   readonly rateLimit: RateLimitState;
   readonly period: MonthlyPeriod;
-  /** Set when a slot was taken: the replay's own id, the slot's member and the job's id. */
-  readonly replayId?: string;
+  /** Set when a slot was taken: the replay's run id, the slot's member and its job's id. */
+  readonly runId?: string;
   readonly refusal?: AppError;
 }
 
@@ -28,21 +28,21 @@ export const admitReplay = async (
 ): Promise<ReplayAdmission> => {
   const period = monthlyPeriod(deps.now());
   const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
-  const replayId = randomUUID();
+  const runId = randomUUID();
   const { plan } = input;
   const answer = await deps.limitScripts.admitReplay(keys, {
     rpm: plan.requests_per_minute,
     windowUs: RATE_WINDOW_US,
-    requestId: `${input.requestId}:${replayId}`,
+    requestId: `${input.requestId}:${runId}`,
     takeSlot: input.wantsSlot,
     maxConcurrent: plan.max_concurrent_simulations,
-    runId: replayId,
+    runId,
     leaseMs: slotLeaseMs(deps.config),
   });
   const rateLimit = { limit: plan.requests_per_minute, remaining: answer.remaining, resetS: answer.resetS };
   switch (answer.outcome) {
     case 'admitted':
-      return { rateLimit, period, replayId };
+      return { rateLimit, period, runId };
     case 'rateCounted':
       return { rateLimit, period };
     case 'rateLimited':

@@ -11,7 +11,8 @@ import { KEEPER_INTERVAL_MS } from './limitPolicy.ts';
 export interface Reassertion {
   readonly quota: string;
   readonly inflight: string;
-  readonly simulationId: string;
+  /** The run's id, the in-flight entry's field. */
+  readonly runId: string;
   /** The entry as admit.lua wrote it, made only when it has to be put back. */
   readonly entry: () => string;
   /** What the entry counts in the quota: requests and interactions. */
@@ -30,7 +31,8 @@ export interface HeldLease {
 interface Forgettable {
   readonly quota: string;
   readonly inflight: string;
-  readonly simulationId: string;
+  /** The run's id, the in-flight entry's field. */
+  readonly runId: string;
 }
 
 export interface LeaseKeeper {
@@ -104,12 +106,12 @@ export const createLeaseKeeper = (
         [...groups.values()].map(async (group) => {
           const [first] = group as [Reassertion, ...Reassertion[]];
           // Asked by id first (a few bytes each): only entries Redis lost are sent again.
-          const present = await redis.hmget(first.inflight, ...group.map((each) => each.simulationId));
+          const present = await redis.hmget(first.inflight, ...group.map((each) => each.runId));
           const lost = group.filter((_each, index) => present[index] === null);
           if (lost.length === 0) {
             return;
           }
-          const runs = lost.map((each) => ({ runId: each.simulationId, entry: each.entry(), requests: each.counts[0], interactions: each.counts[1] }));
+          const runs = lost.map((each) => ({ runId: each.runId, entry: each.entry(), requests: each.counts[0], interactions: each.counts[1] }));
           const put = await scripts.reassert(first, { ttlS: first.ttlSeconds, runs });
           if (put > 0) {
             logger.warn({ runs: put }, 'Redis had lost in-flight runs; put them back');
@@ -145,9 +147,9 @@ export const createLeaseKeeper = (
     forget: (run) => {
       const batch = forgetting.get(run.quota);
       if (batch === undefined) {
-        forgetting.set(run.quota, { inflight: run.inflight, ids: [run.simulationId] });
+        forgetting.set(run.quota, { inflight: run.inflight, ids: [run.runId] });
       } else {
-        batch.ids.push(run.simulationId);
+        batch.ids.push(run.runId);
       }
     },
     flush,

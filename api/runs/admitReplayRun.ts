@@ -44,9 +44,9 @@ export const admitReplayRun = async (deps: RunDependencies, input: AdmitReplayRu
     }
     return { rateLimit, principal, refusal };
   }
-  if (admission.replayId === undefined || replay instanceof AppError) {
+  if (admission.runId === undefined || replay instanceof AppError) {
     throw new Error('replay admission returned neither a refusal nor a slot');
   }
   // No ledger row and no quota: the run frees its slot and nothing else.
-  return { rateLimit, principal, run: createRun(deps, { runId: admission.replayId, accountId: principal.accountId, period: admission.period, spec: replay }) };
+  return { rateLimit, principal, run: createRun(deps, { runId: admission.runId, accountId: principal.accountId, period: admission.period, spec: replay }) };
 };

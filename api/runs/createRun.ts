@@ -128,7 +128,7 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
       return;
     }
     entry = undefined;
-    deps.leases.forget({ quota: keys.quota, inflight: keys.inflight, simulationId: runId });
+    deps.leases.forget({ quota: keys.quota, inflight: keys.inflight, runId });
   };
 
   const begin = (): void => {
@@ -173,7 +173,7 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
     return {
       quota: keys.quota,
       inflight: keys.inflight,
-      simulationId: runId,
+      runId,
       entry: () => encodeInflightEntry(current),
       counts: [1, current.run.numInteractions],
       ttlSeconds,
