@@ -22,7 +22,7 @@ export interface AppState {
   principal?: Principal;
   /** The parsed JSON request body, set by the jsonBody middleware; undefined when none was sent. */
   body?: unknown;
-  /** The response format POST /v1/simulations negotiated from Accept. */
+  /** The response format a download link names (api/routes/downloads/resolveDownloadLink.ts). */
   format?: OutputFormat;
   /** Route name for metrics and logs (the router's path template, never the raw path). */
   route?: string;

@@ -14,8 +14,8 @@ import { createPrincipalCache } from './auth/createPrincipalCache.ts';
 import { createStreamQueue } from './streams/createStreamQueue.ts';
 import { createStreamWatch } from './streams/createStreamWatch.ts';
 import { createLimitScripts } from './limits/createLimitScripts.ts';
-import { createLedgerWriter } from './simulations/createLedgerWriter.ts';
-import { createLeaseKeeper } from './simulations/createLeaseKeeper.ts';
+import { createLedgerWriter } from './runs/createLedgerWriter.ts';
+import { createLeaseKeeper } from './limits/createLeaseKeeper.ts';
 import { createLengthMeasurements } from './bulk/createLengthMeasurements.ts';
 import { createSendQueueReader } from './simulations/createSendQueueReader.ts';
 

@@ -6,7 +6,7 @@ import { watchParent } from '../shared/process/watchParent.ts';
 import { buildApp } from './app.ts';
 import { createHttpServer } from './createHttpServer.ts';
 import { closeServices, createServices } from './createServices.ts';
-import { startStaleSweeper } from './simulations/sweepStaleSimulations.ts';
+import { startStaleSweeper } from './runs/sweepStaleSimulations.ts';
 
 const config = loadConfig();
 const services = await createServices(config);

@@ -47,7 +47,6 @@ const benchRun = {
   seed: 1,
   numInteractions: 1,
   serviceVersion: ENGINE_VERSION,
-  scenario: null,
 };
 const { monthlyPeriod } = await import('../shared/limits/monthlyPeriod.ts');
 await redis.hset(`${prefix}:quota:{${accountId}}:${monthlyPeriod(new Date()).key}`, 'requests', 0, 'interactions', 0);

@@ -91,7 +91,7 @@ const checkRollup = async (pool: DatabasePool, accountId: string): Promise<void>
 
 const settledRuns = (accountId: string, keyId: string, size: number): LedgerRowInput[] =>
   Array.from({ length: size }, (_, index) => ({
-    id: randomUUID(),
+    simulationId: randomUUID(),
     accountId,
     apiKeyId: index % 2 === 0 ? keyId : null,
     sessionId: index % 2 === 0 ? null : randomUUID(),

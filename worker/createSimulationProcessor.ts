@@ -6,10 +6,8 @@ import { simulationJobDataSchema } from '../shared/jobs/simulationJob.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { DataPlaneClient } from './createDataPlaneClient.ts';
 import type { SimulationPool } from './pool.ts';
-import type { ModelDefinition } from '../shared/models/index.ts';
 import { runInputOf } from './runInputOf.ts';
 import { sendRun } from './sendRun.ts';
-import type { SimulationTask } from './simulationTask.ts';
 
 export interface SimulationProcessorDependencies {
   readonly pool: SimulationPool;
@@ -41,11 +39,12 @@ export const createSimulationProcessor =
       logger.error({ job_id: job.id }, 'simulation job data is invalid; dropped');
       throw new UnrecoverableError('invalid job data');
     }
-    const data = parsed.data;
+    // Where the answer goes stays here; the rest is the task a pool thread runs.
+    const { runId: ownRunId, deadline, replyTo, ...task } = parsed.data;
     // The run's own id (a replay's differs from the simulation id its body echoes).
-    const runId = data.runId ?? data.simulationId;
+    const runId = ownRunId ?? task.simulationId;
     const startedAt = Date.now();
-    if (startedAt >= data.deadline) {
+    if (startedAt >= deadline) {
       // The API process has answered 504 already; running would only waste a thread.
       throw new UnrecoverableError('deadline passed before the run started');
     }
@@ -53,22 +52,8 @@ export const createSimulationProcessor =
       // Without its lock token no API process would take the run's bytes from this worker.
       throw new UnrecoverableError('job taken without a lock');
     }
-    let task: SimulationTask;
     let estimate: number;
     try {
-      task = {
-        simulationId: data.simulationId,
-        preset: data.preset,
-        ...(data.model === undefined ? {} : { model: { ...data.model, definition: data.model.definition as unknown as ModelDefinition } }),
-        profile: data.profile,
-        seed: data.seed,
-        numInteractions: data.numInteractions,
-        scenario: data.scenario,
-        ...(data.timing === undefined ? {} : { timing: data.timing }),
-        serviceVersion: data.serviceVersion,
-        apiVersion: data.apiVersion,
-        format: data.format,
-      };
       // A run that fits one chunk goes the lean way: no port, the whole body comes back as the task's result.
       // A model's definition is checked and compiled here (cached by digest) before any thread takes it.
       const input = runInputOf(task);
@@ -82,7 +67,7 @@ export const createSimulationProcessor =
     for (let attempt = 1; ; attempt++) {
       const outcome = await sendRun({
         dataPlane,
-        address: data.replyTo,
+        address: replyTo,
         runId,
         token,
         attempt,
@@ -90,13 +75,13 @@ export const createSimulationProcessor =
         task,
         streamed,
         startedAt,
-        deadline: data.deadline,
+        deadline,
       });
       switch (outcome) {
         case 'delivered':
           return undefined;
         case 'stopped':
-          if (Date.now() >= data.deadline) {
+          if (Date.now() >= deadline) {
             throw new UnrecoverableError('deadline passed during the run');
           }
           // Its client left (or stopped reading): the API settles the run `cancelled`; the job is done.
@@ -114,10 +99,10 @@ export const createSimulationProcessor =
         case 'lost':
           break;
       }
-      if (attempt >= MAX_SEND_ATTEMPTS || Date.now() >= data.deadline) {
-        throw new UnrecoverableError(Date.now() >= data.deadline ? 'deadline passed during the run' : 'data plane link lost');
+      if (attempt >= MAX_SEND_ATTEMPTS || Date.now() >= deadline) {
+        throw new UnrecoverableError(Date.now() >= deadline ? 'deadline passed during the run' : 'data plane link lost');
       }
       logger.warn({ job_id: job.id, attempt }, 'data plane link lost; resuming the run');
-      await delay(Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), Math.max(0, data.deadline - Date.now())));
+      await delay(Math.min(FIRST_BACKOFF_MS * 2 ** (attempt - 1), Math.max(0, deadline - Date.now())));
     }
   };

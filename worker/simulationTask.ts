@@ -1,11 +1,11 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { OutputFormat } from '../shared/engine/index.ts';
-import type { RunSpecification } from '../shared/jobs/RunSpecification.ts';
+import type { SimulationJobData } from '../shared/jobs/simulationJob.ts';
 
-/** What the main thread hands a pool thread: the run's inputs and the fields the result echoes. */
-export interface SimulationTask extends RunSpecification {
-  readonly apiVersion: string;
-  readonly format: OutputFormat;
+/**
+ * What the main thread hands a pool thread: the job's run specification and the fields the result echoes
+ * (the API's version, the format), without where the answer goes, which only the main thread needs.
+ */
+export interface SimulationTask extends Omit<SimulationJobData, 'runId' | 'deadline' | 'replyTo'> {
   /**
    * For a run too large for one chunk: the thread posts each chunk here as a ThreadChunk as soon as it is
    * printed (its buffer transferred) and, after THREAD_WINDOW_CHUNKS unanswered ones, waits for the main thread to

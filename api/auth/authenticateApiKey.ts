@@ -5,7 +5,7 @@ import { API_KEY_PATTERN } from '../../shared/auth/generateApiKey.ts';
 import { type ApiKeyCredential, findApiKeyCredential } from '../../shared/db/queries/apiKeys.ts';
 import { accountDisabled, invalidCredentials } from '../../shared/errors/errors.ts';
 import type { Principal } from '../AppState.ts';
-import type { Services } from '../Services.ts';
+import type { AuthDependencies } from './AuthDependencies.ts';
 import type { CachedPrincipal } from './createPrincipalCache.ts';
 import { recordApiKeyUse } from './recordApiKeyUse.ts';
 
@@ -69,7 +69,7 @@ const toPrincipal = (credential: ApiKeyCredential | null, now: number): ApiKeyPr
  * The API-key scheme read from PostgreSQL on every request: exact by construction. Routes other than
  * POST /v1/simulations use it; each of them reads PostgreSQL for its answer anyway.
  */
-export const authenticateApiKey = async (services: Services, authorization: string): Promise<Principal> => {
+export const authenticateApiKey = async (services: AuthDependencies, authorization: string): Promise<Principal> => {
   const principal = toPrincipal(await findApiKeyCredential(services.pool, digestApiKey(parseKey(authorization))), services.now().getTime());
   recordApiKeyUse(services, principal.via.apiKeyId);
   return principal;
@@ -82,7 +82,7 @@ export const authenticateApiKey = async (services: Services, authorization: stri
  * change of the account is pending (shared/auth/authVersion.ts) nothing is cached: the principal read
  * here answers this request alone, without a version to confirm, and the next request reads again.
  */
-const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: string): Promise<{ readonly principal: Principal; readonly expiresAt: number | null }> => {
+const loadPrincipal = async (services: AuthDependencies, digest: Buffer, cacheKey: string): Promise<{ readonly principal: Principal; readonly expiresAt: number | null }> => {
   const cache = services.principals;
   cache.delete(cacheKey);
   const { accountId } = toPrincipal(await findApiKeyCredential(services.pool, digest), services.now().getTime());
@@ -104,7 +104,7 @@ const loadPrincipal = async (services: Services, digest: Buffer, cacheKey: strin
  * principal it returns carries `authVersion`, and is only as good as the admission script's check of it
  * against Redis (done before anything is counted); on a mismatch the caller asks again with `reload`.
  */
-export const authenticateApiKeyCached = async (services: Services, authorization: string, options: { reload?: boolean } = {}): Promise<Principal> => {
+export const authenticateApiKeyCached = async (services: AuthDependencies, authorization: string, options: { reload?: boolean } = {}): Promise<Principal> => {
   const digest = digestApiKey(parseKey(authorization));
   const cacheKey = digest.toString('base64');
   let entry: { readonly principal: Principal; readonly expiresAt: number | null } | undefined = options.reload ? undefined : services.principals.get(cacheKey);

@@ -1,7 +1,7 @@
 import { findLiveSession } from '../../shared/db/queries/sessions.ts';
 import { accountDisabled, csrfRejected, invalidCredentials } from '../../shared/errors/errors.ts';
 import type { AppContext, Principal } from '../AppState.ts';
-import type { Services } from '../Services.ts';
+import type { AuthDependencies } from './AuthDependencies.ts';
 import { isSameOrigin } from './isSameOrigin.ts';
 import { readSessionCookie } from './readSessionCookie.ts';
 import { serializeClearedSessionCookie } from './sessionCookie.ts';
@@ -15,7 +15,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * throws: 401 `invalid_credentials` for a tampered, expired or logged-out session, 403 `csrf_rejected`
  * for a state-changing request from another origin, 403 `account_disabled`.
  */
-export const authenticateSession = async (services: Services, ctx: AppContext): Promise<Principal | undefined> => {
+export const authenticateSession = async (services: AuthDependencies, ctx: AppContext): Promise<Principal | undefined> => {
   const cookie = readSessionCookie(services.config, ctx);
   if (cookie.kind === 'absent') {
     return undefined;

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import type { AppState, Principal } from '../AppState.ts';
-import type { Services } from '../Services.ts';
+import type { AuthDependencies } from './AuthDependencies.ts';
 import { authenticateApiKeyCached } from './authenticateApiKey.ts';
 import { requirePrincipal } from './requirePrincipal.ts';
 
@@ -11,7 +11,7 @@ import { requirePrincipal } from './requirePrincipal.ts';
  * validation error) confirms it here (one GET, only on those paths), and reloads it from PostgreSQL,
  * which may refuse the key, if stale.
  */
-export const confirmPrincipal = async <State extends AppState>(services: Services, ctx: ParameterizedContext<State>): Promise<Principal> => {
+export const confirmPrincipal = async <State extends AppState>(services: AuthDependencies, ctx: ParameterizedContext<State>): Promise<Principal> => {
   const principal = requirePrincipal(ctx.state);
   if (principal.authVersion === undefined) {
     return principal;

@@ -1,6 +1,6 @@
 import { touchApiKeyLastUsed } from '../../shared/db/queries/apiKeys.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
-import type { Services } from '../Services.ts';
+import type { AuthDependencies } from './AuthDependencies.ts';
 
 const USE_RECORD_INTERVAL_SECONDS = 60;
 const USE_RECORD_INTERVAL_MS = USE_RECORD_INTERVAL_SECONDS * 1000;
@@ -16,7 +16,7 @@ const recentlyChecked = new Map<string, number>();
  * logged. A Redis gate per key lets one request a minute through to the database, across every API
  * process; the UPDATE's own once-a-minute condition still holds should Redis be lost or restarted.
  */
-export const recordApiKeyUse = (services: Services, apiKeyId: string): void => {
+export const recordApiKeyUse = (services: AuthDependencies, apiKeyId: string): void => {
   const memoKey = `${services.redisPrefix}:${apiKeyId}`;
   const now = Date.now();
   const checkedAt = recentlyChecked.get(memoKey);

@@ -36,13 +36,13 @@ const PARQUET_WRITER = `hyparquet-writer ${parquetWriterVersion()}`;
  */
 export const bodyTag = (input: {
   readonly simulationId: string;
-  readonly engineVersion: string;
+  readonly serviceVersion: string;
   readonly format: OutputFormat;
   readonly coding: ContentCoding;
 }): string => {
   const printer = input.format === 'parquet' ? PARQUET_WRITER : `api ${API_VERSION}`;
   const digest = createHash('sha256')
-    .update([BODY_REVISION, input.simulationId, input.engineVersion, input.format, printer, input.coding, CODER_VERSIONS[input.coding]].join('\n'))
+    .update([BODY_REVISION, input.simulationId, input.serviceVersion, input.format, printer, input.coding, CODER_VERSIONS[input.coding]].join('\n'))
     .digest('base64url')
     .slice(0, 32);
   return `"${input.format}-${input.coding}-${digest}"`;

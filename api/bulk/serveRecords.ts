@@ -1,32 +1,29 @@
-import { referenceOf } from '../simulations/referenceOf.ts';
 import { Readable } from 'node:stream';
 import type { ParameterizedContext } from 'koa';
+import type { OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
-import { internalError, rangeNotSatisfiable } from '../../shared/errors/errors.ts';
-import type { AppState } from '../AppState.ts';
-import { requirePrincipal } from '../auth/requirePrincipal.ts';
-import { FORMAT_CONTENT_TYPES } from '../routes/simulations/negotiateFormat.ts';
-import type { Services } from '../Services.ts';
-import { runSimulation } from '../simulations/runSimulation.ts';
-import type { SimulationRequest } from '../simulations/SimulationRequest.ts';
-import type { SimulationAdmission } from '../simulations/SimulationAdmission.ts';
+import { rangeNotSatisfiable } from '../../shared/errors/errors.ts';
+import type { Run } from '../runs/createRun.ts';
+import { remakeRun } from '../runs/remakeRun.ts';
+import type { BulkDependencies } from './BulkDependencies.ts';
 import { bodyTag } from './bodyTag.ts';
 import { chooseEncoding, type ContentCoding } from './chooseEncoding.ts';
 import { countBytes } from './countBytes.ts';
 import { type Chunks, encodeBody } from './encodeBody.ts';
+import { FORMAT_CONTENT_TYPES } from './formatContentTypes.ts';
 import { parseRange, resolveRange } from './parseRange.ts';
 import { pinComputeMs } from './pinComputeMs.ts';
 import { recallBodyLength, rememberBodyLength } from './recallBodyLength.ts';
 import { setSimulationHeaders } from './setSimulationHeaders.ts';
 import { sliceBytes } from './sliceBytes.ts';
 
-/** A recorded run to serve again: the replay request, its admission, and what the ledger measured. */
+/** A recorded run to serve again: its admitted replay, what the ledger measured, and the format to answer in. */
 export interface RecordedRun {
-  readonly replay: SimulationRequest;
-  readonly admission: SimulationAdmission;
+  readonly run: Run;
   /** The ledger's compute_ms, printed in a replayed JSON body in place of the replay's own. */
   readonly computeMs: number | null;
+  readonly format: OutputFormat;
 }
 
 /** Bytes of the body a response holds back at most: a Readable of bytes, not of chunks. */
@@ -44,15 +41,11 @@ const RESPONSE_BUFFER_BYTES = 64 * 1024;
  * first answer included); when it is not known yet, the body is made once to measure it (within the same
  * slot, one run for every request of the process that waits on it) before answering.
  */
-export const serveRecords = async (ctx: ParameterizedContext<AppState>, services: Services, run: RecordedRun): Promise<void> => {
-  const { replay } = run;
-  const recorded = replay.replayOf;
-  if (recorded === undefined) {
-    throw internalError();
-  }
-  const format = ctx.state.format ?? 'json';
+export const serveRecords = async (ctx: ParameterizedContext, services: BulkDependencies, recorded: RecordedRun): Promise<void> => {
+  const { run, format } = recorded;
+  const { spec } = run;
   const coding: ContentCoding = format === 'parquet' ? 'identity' : chooseEncoding(ctx.get('Accept-Encoding') || undefined);
-  const tag = bodyTag({ simulationId: recorded.simulationId, engineVersion: recorded.serviceVersion, format, coding });
+  const tag = bodyTag({ simulationId: spec.simulationId, serviceVersion: spec.serviceVersion, format, coding });
   // If-Range with another validator (a changed body, or a date: these bodies have none) asks for the whole.
   const ifRange = ctx.get('If-Range');
   const range = ifRange === '' || ifRange === tag ? parseRange(ctx.get('Range') || undefined) : undefined;
@@ -65,17 +58,14 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
       stop.abort();
     }
   });
-  const makeBody = async (admission: SimulationAdmission | undefined, signal: AbortSignal | undefined): Promise<Chunks> => {
-    const { body } = await runSimulation(services, requirePrincipal(ctx.state), replay, admission, {
-      format,
-      ...(signal === undefined ? {} : { signal, connection: ctx.req.socket }),
-    });
+  // Coded and with the recorded compute_ms: the same bytes whichever run made them.
+  const coded = (body: Buffer | Readable): Chunks => {
     const raw: Chunks = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
-    return encodeBody(format === 'json' && run.computeMs !== null ? pinComputeMs(raw, run.computeMs) : raw, coding);
+    return encodeBody(format === 'json' && recorded.computeMs !== null ? pinComputeMs(raw, recorded.computeMs) : raw, coding);
   };
   const remember = (total: number): void => {
     rememberBodyLength(services, tag, total).catch((error: unknown) =>
-      services.logger.warn({ simulation_id: recorded.simulationId, error: describeError(error) }, 'could not remember a body length'),
+      services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'could not remember a body length'),
     );
   };
 
@@ -91,12 +81,12 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
         return known;
       }
       let length = 0;
-      for await (const chunk of await makeBody(undefined, undefined)) {
+      for await (const chunk of coded(await remakeRun(services, spec, { format }))) {
         length += chunk.length;
       }
       // Kept before the measurement ends, so a request that comes after it finds the length.
       await rememberBodyLength(services, tag, length).catch((error: unknown) =>
-        services.logger.warn({ simulation_id: recorded.simulationId, error: describeError(error) }, 'could not remember a body length'),
+        services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'could not remember a body length'),
       );
       return length;
     });
@@ -108,7 +98,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
       if (!head || !(error instanceof AppError) || error.status < 500) {
         throw error;
       }
-      services.logger.warn({ simulation_id: recorded.simulationId, error: describeError(error) }, 'could not measure a body length for HEAD');
+      services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'could not measure a body length for HEAD');
     }
   }
 
@@ -117,14 +107,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
     throw rangeNotSatisfiable(total);
   }
   const represent = (): void => {
-    setSimulationHeaders(ctx, {
-      simulationId: recorded.simulationId,
-      preset: replay.preset.name,
-      model: referenceOf(replay.model),
-      profile: replay.profile,
-      seed: replay.seed ?? 0,
-      engineVersion: recorded.serviceVersion,
-    });
+    setSimulationHeaders(ctx, spec);
     ctx.set('Content-Type', FORMAT_CONTENT_TYPES[format]);
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('ETag', tag);
@@ -151,7 +134,7 @@ export const serveRecords = async (ctx: ParameterizedContext<AppState>, services
     return;
   }
 
-  const body = await makeBody(run.admission, stop.signal);
+  const body = coded(await run.execute({ format, signal: stop.signal, connection: ctx.req.socket }));
   represent();
   if (slice !== undefined) {
     ctx.status = 206;

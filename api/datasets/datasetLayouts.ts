@@ -1,6 +1,6 @@
 import { engineModels } from '../../shared/engine/engineVersions.ts';
 import type { PresetName } from '../../shared/engine/index.ts';
-import type { ModelSpecification } from '../../shared/jobs/RunSpecification.ts';
+import type { ModelSpecification } from '../../shared/runs/runSpecification.ts';
 
 /** The archive layouts of GET /v1/simulations/{id}/dataset (docs/datasets.md#2-the-archive). */
 export const DATASET_LAYOUTS = ['timeeval', 'nab'] as const;

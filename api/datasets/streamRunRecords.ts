@@ -1,30 +1,15 @@
-import type { RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import type { ModelSpecification } from '../../shared/jobs/RunSpecification.ts';
+import type { RunSpecification } from '../../shared/runs/runSpecification.ts';
 import type { CompiledModel } from '../../shared/models/index.ts';
-import type { Scenario } from '../../shared/engine/scenario.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
 import type { Services } from '../Services.ts';
 
 /** A record as NDJSON carries it. */
 export type DatasetRecord = Readonly<Record<string, string | number | null>>;
 
-export interface RecordRun {
-  readonly simulationId: string;
-  /** The canonical preset, or the model's name for a model run. */
-  readonly preset: string;
-  /** A model run's recorded version (the job carries it) and its compiled form (the archive's labels). */
-  readonly model?: ModelSpecification;
-  readonly compiled?: CompiledModel;
-  readonly profile: string;
-  readonly seed: number;
-  readonly numInteractions: number;
-  readonly serviceVersion: string;
-  readonly scenario: Scenario | undefined;
-  /** Engine 4's recorded start_time, order and population; absent before engine 4. */
-  readonly timing?: RunTimingSpec | undefined;
-}
+/** A recorded run to make again: its specification, and a model run's compiled version (the archive's labels). */
+export type RecordRun = RunSpecification & { readonly compiled?: CompiledModel };
 
 /**
  * Runs a recorded run's inputs again through the queue and pool, as NDJSON, and hands its records one by
@@ -47,17 +32,11 @@ export const streamRunRecords = async (
     for (const line of lines) if (line !== '') onRecord(JSON.parse(line) as DatasetRecord);
   };
   services.simulations.assertAvailable();
+  // The compiled model is the API's own (the archive's labels); the worker compiles the definition itself.
+  const { compiled: _compiled, ...spec } = run;
   const outcome = await services.simulations.run(
     {
-      simulationId: run.simulationId,
-      preset: run.preset,
-      ...(run.model === undefined ? {} : { model: run.model }),
-      profile: run.profile,
-      seed: run.seed,
-      numInteractions: run.numInteractions,
-      serviceVersion: run.serviceVersion,
-      scenario: run.scenario,
-      ...(run.timing === undefined ? {} : { timing: run.timing }),
+      ...spec,
       runId: randomUUID(),
       deadline: Date.now() + services.config.simulationTimeoutMs,
       format: 'ndjson',

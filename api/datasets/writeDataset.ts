@@ -1,6 +1,6 @@
-import type { PresetName, RunInput } from '../../shared/engine/index.ts';
 import { internalError } from '../../shared/errors/errors.ts';
-import { EVENT_TIME_ENGINE_MAJOR, timingInput } from '../../shared/engine/RunTimingSpec.ts';
+import { EVENT_TIME_ENGINE_MAJOR } from '../../shared/engine/RunTimingSpec.ts';
+import { engineInputOf } from '../../shared/runs/engineInputOf.ts';
 import { ScenarioTracker } from '../../shared/engine/ScenarioTracker.ts';
 import type { DatasetArchive } from './DatasetArchive.ts';
 import { type DatasetLayout, numericFields } from './datasetLayouts.ts';
@@ -47,9 +47,8 @@ export const writeDataset = async (archive: DatasetArchive, source: DatasetSourc
   const nab = options.layout === 'nab';
   const valueFields = nab ? [options.field ?? fields[0]!] : fields;
   const columns: Record<string, string> = nab ? { value: valueFields[0]! } : Object.fromEntries(fields.map((field, i) => [`value-${i}`, field]));
-  const common = { profile: run.profile, seed: run.seed, numInteractions: run.numInteractions, serviceVersion: run.serviceVersion, scenario: run.scenario, ...timingInput(run.timing) };
   if (run.model !== undefined && run.compiled === undefined) throw internalError();
-  const input: RunInput = run.compiled === undefined ? { ...common, preset: run.preset as PresetName } : { ...common, model: run.compiled };
+  const input = engineInputOf(run, run.compiled);
   const tracker = new ScenarioTracker(input);
   const files: DatasetFile[] = [];
   const windows = new Map<number, EventWindow[]>();

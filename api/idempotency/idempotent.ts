@@ -26,11 +26,29 @@ const HOLD_MARGIN_MS = 60_000;
 // A claim lost to a row that vanished in between (its first attempt failed) is simply tried again.
 const CLAIM_ATTEMPTS = 3;
 
+/** What was kept of a first answer: its status and the recorded value. */
+export interface KeptAnswer {
+  readonly status: number;
+  readonly response: unknown;
+}
+
+/** A route's two ways to answer a request that names an Idempotency-Key. */
+export interface IdempotentAnswer {
+  /**
+   * Answers for the first time, and resolves with what to keep of the answer to replay it later (small,
+   * fixed in size, never a secret), or undefined to keep nothing. Kept only when the answer is 2xx.
+   */
+  readonly first: () => Promise<unknown>;
+  /** Answers again from what was kept. */
+  readonly replay: (kept: KeptAnswer) => Promise<void>;
+}
+
+/** The middleware form, for a route whose handler follows in its chain (creating an API key). */
 export interface IdempotentRoute<State extends AppState> {
   /** What to keep of a 2xx answer to replay it later: small, fixed in size, never a secret. */
   readonly record: (ctx: ParameterizedContext<State>) => unknown;
   /** Answers again from what was kept (status and the recorded value). */
-  readonly replay: (ctx: ParameterizedContext<State>, kept: { readonly status: number; readonly response: unknown }) => Promise<void>;
+  readonly replay: (ctx: ParameterizedContext<State>, kept: KeptAnswer) => Promise<void>;
 }
 
 const readBody = jsonBody();
@@ -44,61 +62,71 @@ const noop = async (): Promise<void> => {};
  * through at the cost of one header lookup. The truth is a PostgreSQL row whose primary key only one
  * request can insert, whichever API process it reaches.
  */
+export const answerIdempotently = async <State extends AppState>(services: Services, ctx: ParameterizedContext<State>, answer: IdempotentAnswer): Promise<void> => {
+  const key = ctx.req.headers['idempotency-key'];
+  if (key === undefined) {
+    await answer.first();
+    return;
+  }
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
+    throw invalidIdempotencyKey();
+  }
+  try {
+    await readBody(ctx, noop);
+  } catch (error) {
+    if (!(error instanceof AppError)) {
+      throw error;
+    }
+    // The request fails anyway, at its own place in the order of checks, and a failure keeps nothing.
+    await answer.first();
+    return;
+  }
+  const { accountId } = await confirmPrincipal(services, ctx);
+  const fingerprint = requestFingerprint({ method: ctx.method, path: ctx.path, body: ctx.state.body, accept: ctx.get('Accept') });
+  const claimToken = randomUUID();
+
+  for (let attempt = 1; ; attempt += 1) {
+    const now = services.now();
+    const claimed = await claimIdempotencyKey(services.pool, {
+      accountId,
+      key,
+      fingerprint,
+      claimToken,
+      now,
+      lockedUntil: new Date(now.getTime() + services.config.simulationTimeoutMs + HOLD_MARGIN_MS),
+      expiresAt: new Date(now.getTime() + RETENTION_MS),
+    });
+    if (claimed) {
+      await answerFirst(services, ctx, answer, { accountId, key, claimToken });
+      return;
+    }
+    const record = await findIdempotencyRecord(services.pool, { accountId, key });
+    if (record !== null) {
+      await answerAgain(ctx, answer, { fingerprint, record });
+      return;
+    }
+    if (attempt === CLAIM_ATTEMPTS) {
+      throw idempotencyKeyInUse();
+    }
+  }
+};
+
+/** The check as a step of a route's chain: the rest of the chain is the first answer. */
 export const idempotent = <State extends AppState>(services: Services, route: IdempotentRoute<State>): Middleware<State> =>
   async function idempotent(ctx, next) {
-    const key = ctx.req.headers['idempotency-key'];
-    if (key === undefined) {
-      await next();
-      return;
-    }
-    if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
-      throw invalidIdempotencyKey();
-    }
-    try {
-      await readBody(ctx, noop);
-    } catch (error) {
-      if (!(error instanceof AppError)) {
-        throw error;
-      }
-      // The request fails anyway, at its own place in the order of checks, and a failure keeps nothing.
-      await next();
-      return;
-    }
-    const { accountId } = await confirmPrincipal(services, ctx);
-    const fingerprint = requestFingerprint({ method: ctx.method, path: ctx.path, body: ctx.state.body, accept: ctx.get('Accept') });
-    const claimToken = randomUUID();
-
-    for (let attempt = 1; ; attempt += 1) {
-      const now = services.now();
-      const claimed = await claimIdempotencyKey(services.pool, {
-        accountId,
-        key,
-        fingerprint,
-        claimToken,
-        now,
-        lockedUntil: new Date(now.getTime() + services.config.simulationTimeoutMs + HOLD_MARGIN_MS),
-        expiresAt: new Date(now.getTime() + RETENTION_MS),
-      });
-      if (claimed) {
-        await runFirst(services, ctx, next, route, { accountId, key, claimToken });
-        return;
-      }
-      const record = await findIdempotencyRecord(services.pool, { accountId, key });
-      if (record !== null) {
-        await answerAgain(ctx, route, { fingerprint, record });
-        return;
-      }
-      if (attempt === CLAIM_ATTEMPTS) {
-        throw idempotencyKeyInUse();
-      }
-    }
+    await answerIdempotently(services, ctx, {
+      first: async () => {
+        await next();
+        return ctx.status >= 200 && ctx.status < 300 ? route.record(ctx) : undefined;
+      },
+      replay: (kept) => route.replay(ctx, kept),
+    });
   };
 
-const runFirst = async <State extends AppState>(
+const answerFirst = async <State extends AppState>(
   services: Services,
   ctx: ParameterizedContext<State>,
-  next: () => Promise<unknown>,
-  route: IdempotentRoute<State>,
+  answer: IdempotentAnswer,
   claim: { readonly accountId: string; readonly key: string; readonly claimToken: string },
 ): Promise<void> => {
   const release = (): Promise<void> =>
@@ -106,13 +134,14 @@ const runFirst = async <State extends AppState>(
       // The claim's hold ends on its own; until then a retry answers 409 and may try again.
       services.logger.warn({ error: describeError(error) }, 'could not release an idempotency key'),
     );
+  let recorded: unknown;
   try {
-    await next();
+    recorded = await answer.first();
   } catch (error) {
     await release();
     throw error;
   }
-  const kept = ctx.status >= 200 && ctx.status < 300 ? route.record(ctx) : undefined;
+  const kept = ctx.status >= 200 && ctx.status < 300 ? recorded : undefined;
   if (kept === undefined) {
     await release();
     return;
@@ -150,7 +179,7 @@ const runFirst = async <State extends AppState>(
 
 const answerAgain = async <State extends AppState>(
   ctx: ParameterizedContext<State>,
-  route: IdempotentRoute<State>,
+  answer: IdempotentAnswer,
   input: { readonly fingerprint: Buffer; readonly record: IdempotencyRecord },
 ): Promise<void> => {
   const { record } = input;
@@ -160,7 +189,7 @@ const answerAgain = async <State extends AppState>(
   if (record.status === 'running' || record.response_status === null) {
     throw idempotencyKeyInUse();
   }
-  await route.replay(ctx, { status: record.response_status, response: record.response });
+  await answer.replay({ status: record.response_status, response: record.response });
   // After the replay's own checks: a replay refused by a limit (429, 403) is no replay of the first answer.
   ctx.set('Idempotent-Replayed', 'true');
 };

@@ -3,17 +3,16 @@ import type { PlanRow } from '../../shared/db/queries/plans.ts';
 import type { AppError } from '../../shared/errors/AppError.ts';
 import { concurrencyLimitExceeded, rateLimitExceeded } from '../../shared/errors/errors.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import type { Services } from '../Services.ts';
+import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys } from './limitKeys.ts';
-import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
+import { RATE_WINDOW_US, type RateLimitState, slotLeaseMs } from './limitPolicy.ts';
 
-const WINDOW_US = 60_000_000;
-
-interface ReplayAdmission {
-  readonly headers: Readonly<Record<string, string>>;
+export interface ReplayAdmission {
+  /** The rate window as this request left it (limitPolicy.ts). */
+  readonly rateLimit: RateLimitState;
   readonly period: MonthlyPeriod;
-  /** Set when a slot was taken: the replay's own id, the slot's member and the job's id. */
-  readonly replayId?: string;
+  /** Set when a slot was taken: the replay's run id, the slot's member and its job's id. */
+  readonly runId?: string;
   readonly refusal?: AppError;
 }
 
@@ -24,38 +23,33 @@ interface ReplayAdmission {
  * probing ids costs rate like anything else.
  */
 export const admitReplay = async (
-  services: Services,
+  deps: LimitDependencies,
   input: { accountId: string; plan: PlanRow; requestId: string; wantsSlot: boolean },
 ): Promise<ReplayAdmission> => {
-  const period = monthlyPeriod(services.now());
-  const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
-  const replayId = randomUUID();
+  const period = monthlyPeriod(deps.now());
+  const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
+  const runId = randomUUID();
   const { plan } = input;
-  const [outcome = -1, remaining = 0, reset = 0, a = 0] = await services.limitScripts.bssAdmitReplay(
-    keys.rateWindow,
-    keys.slots,
-    plan.requests_per_minute,
-    WINDOW_US,
-    `${input.requestId}:${replayId}`,
-    input.wantsSlot ? 1 : 0,
-    plan.max_concurrent_simulations,
-    replayId,
-    services.config.simulationTimeoutMs + 5000,
-  );
-  const headers = {
-    'RateLimit-Policy': `"rpm";q=${plan.requests_per_minute};w=60`,
-    RateLimit: `"rpm";r=${remaining};t=${reset}`,
-  };
-  switch (outcome) {
-    case LIMIT_OUTCOMES.admitted:
-      return { headers, period, replayId };
-    case LIMIT_OUTCOMES.rateCounted:
-      return { headers, period };
-    case LIMIT_OUTCOMES.rateLimited:
-      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case LIMIT_OUTCOMES.concurrencyFull:
-      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
+  const answer = await deps.limitScripts.admitReplay(keys, {
+    rpm: plan.requests_per_minute,
+    windowUs: RATE_WINDOW_US,
+    requestId: `${input.requestId}:${runId}`,
+    takeSlot: input.wantsSlot,
+    maxConcurrent: plan.max_concurrent_simulations,
+    runId,
+    leaseMs: slotLeaseMs(deps.config),
+  });
+  const rateLimit = { limit: plan.requests_per_minute, remaining: answer.remaining, resetS: answer.resetS };
+  switch (answer.outcome) {
+    case 'admitted':
+      return { rateLimit, period, runId };
+    case 'rateCounted':
+      return { rateLimit, period };
+    case 'rateLimited':
+      return { rateLimit, period, refusal: rateLimitExceeded(plan.requests_per_minute, answer.value) };
+    case 'concurrencyFull':
+      return { rateLimit, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, answer.value) };
     default:
-      throw new Error(`unexpected replay admission outcome ${outcome}`);
+      throw new Error(`unexpected replay admission outcome ${answer.outcome}`);
   }
 };

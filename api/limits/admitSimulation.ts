@@ -8,24 +8,14 @@ import {
   rateLimitExceeded,
 } from '../../shared/errors/errors.ts';
 import type { PlanRow } from '../../shared/db/queries/plans.ts';
-import type { SimulationRunInput } from '../../shared/db/queries/simulations.ts';
+import type { AdmittedRun } from '../../shared/runs/admittedRun.ts';
 import { listRecentAdmissions, readLedgerQuota } from '../../shared/db/queries/usage.ts';
 import { authVersionKey } from '../../shared/auth/authVersion.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
-import type { Services } from '../Services.ts';
+import type { LimitDependencies } from './LimitDependencies.ts';
 import { limitKeys, limitsEpochKey } from './limitKeys.ts';
-import { LIMIT_OUTCOMES } from './createLimitScripts.ts';
-import { encodeRunInput } from '../simulations/inflightEntry.ts';
-import { KEEPER_INTERVAL_MS } from '../simulations/createLeaseKeeper.ts';
-
-const WINDOW_S = 60;
-const WINDOW_US = WINDOW_S * 1_000_000;
-// Quota counters outlive their month by a day so a request racing the month's end still finds them.
-const QUOTA_GRACE_S = 86_400;
-// After Redis lost an account's data, a rebuild of its quota waits this long from the first attempt: API
-// processes put their in-flight runs back every KEEPER_INTERVAL_MS (createLeaseKeeper.ts), so by then
-// every run still in flight is counted again.
-const REBUILD_HOLD_MS = 4 * KEEPER_INTERVAL_MS;
+import { admittedEntry, encodeAdmission, type InflightEntry } from './inflightEntry.ts';
+import { periodTtlSeconds, RATE_WINDOW_S, RATE_WINDOW_US, type RateLimitState, REBUILD_HOLD_MS, slotLeaseMs } from './limitPolicy.ts';
 
 export interface AdmissionInput {
   readonly accountId: string;
@@ -36,18 +26,18 @@ export interface AdmissionInput {
    * its ledger row say. Absent when the request was refused before quota (invalid body, per-request
    * maximum): only the rate limiter counts it.
    */
-  readonly run?: Omit<SimulationRunInput, 'id' | 'periodStart'>;
+  readonly run?: Omit<AdmittedRun, 'simulationId' | 'periodStart'>;
   /** The version a cached principal was loaded under (Principal.authVersion): the script confirms it first. */
   readonly authVersion?: string;
 }
 
 export interface Admission {
-  /** The RateLimit fields every answer past authentication carries. */
-  readonly headers: Readonly<Record<string, string>>;
+  /** The rate window as this request left it: what every answer past authentication says (limitPolicy.ts). */
+  readonly rateLimit: RateLimitState;
   /** Set when quota and a slot were taken: the simulation id they are held under. */
   readonly simulationId?: string;
-  /** Set with simulationId: the run as its in-flight entry holds it, and that entry's clock. */
-  readonly admitted?: { readonly run: SimulationRunInput; readonly admittedUs: number; readonly leaseUntilMs: number };
+  /** Set with simulationId for a new run: its in-flight entry as admit.lua wrote it. */
+  readonly admitted?: InflightEntry;
   readonly period: MonthlyPeriod;
   /** Set when the request is refused. */
   readonly refusal?: AppError;
@@ -55,82 +45,65 @@ export interface Admission {
   readonly principalStale?: boolean;
 }
 
-const rateHeaders = (limit: number, remaining: number, resetSeconds: number): Record<string, string> => ({
-  'RateLimit-Policy': `"rpm";q=${limit};w=60`,
-  RateLimit: `"rpm";r=${remaining};t=${resetSeconds}`,
-});
-
 /**
  * Runs the admission script; on a lost quota counter (Redis restarted or flushed, or a new month) it
  * rebuilds the counter and the rate window from the ledger and asks again (nothing was counted yet).
  */
-export const admitSimulation = async (services: Services, input: AdmissionInput): Promise<Admission> => {
+export const admitSimulation = async (deps: LimitDependencies, input: AdmissionInput): Promise<Admission> => {
   // One reading of the domain clock decides both the period and how long its counter lives.
-  const now = services.now();
+  const now = deps.now();
   const period = monthlyPeriod(now);
-  const keys = limitKeys(services.redisPrefix, input.accountId, period.key);
-  const scripts = services.limitScripts;
+  const keys = limitKeys(deps.redisPrefix, input.accountId, period.key);
   const simulationId = randomUUID();
-  const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
+  const quotaTtl = periodTtlSeconds(period, now.getTime());
   const { plan } = input;
-  const run: SimulationRunInput | undefined = input.run === undefined ? undefined : { id: simulationId, ...input.run, periodStart: period.start.toISOString() };
-  const leaseMs = services.config.simulationTimeoutMs + 5000;
+  const run: AdmittedRun | undefined = input.run === undefined ? undefined : { ...input.run, simulationId, periodStart: period.start.toISOString() };
+  const leaseMs = slotLeaseMs(deps.config);
 
   const ask = () =>
-    scripts.bssAdmit(
-      keys.rateWindow,
-      keys.quota,
-      keys.slots,
-      authVersionKey(services.redisPrefix, input.accountId),
-      keys.inflight,
-      plan.requests_per_minute,
-      WINDOW_US,
-      simulationId,
-      run === undefined ? 0 : 1,
-      plan.monthly_requests,
-      plan.monthly_interactions,
-      run?.numInteractions ?? 0,
-      plan.max_concurrent_simulations,
-      leaseMs,
-      quotaTtl,
-      input.authVersion ?? '',
-      period.key,
-      run === undefined ? '' : encodeRunInput(run),
+    deps.limitScripts.admit(
+      { ...keys, authVersion: authVersionKey(deps.redisPrefix, input.accountId) },
+      {
+        rpm: plan.requests_per_minute,
+        windowUs: RATE_WINDOW_US,
+        runId: simulationId,
+        admit: run !== undefined,
+        monthlyRequests: plan.monthly_requests,
+        monthlyInteractions: plan.monthly_interactions,
+        interactions: run?.numInteractions ?? 0,
+        maxConcurrent: plan.max_concurrent_simulations,
+        leaseMs,
+        quotaTtlS: quotaTtl,
+        authVersion: input.authVersion,
+        entry: run === undefined ? undefined : encodeAdmission(run),
+      },
     );
 
-  let [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
-  if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
-    await rebuildLimits(services, { accountId: input.accountId, period, keys, quotaTtl });
-    [outcome = -1, remaining = 0, reset = 0, a = 0] = await ask();
+  let answer = await ask();
+  if (answer.outcome === 'quotaNotLoaded') {
+    await rebuildLimits(deps, { accountId: input.accountId, period, keys, quotaTtl });
+    answer = await ask();
   }
-  const headers = rateHeaders(plan.requests_per_minute, remaining, reset);
+  const { value } = answer;
+  const rateLimit = { limit: plan.requests_per_minute, remaining: answer.remaining, resetS: answer.resetS };
   const resetsAt = period.end.toISOString();
-  switch (outcome) {
-    case LIMIT_OUTCOMES.admitted:
-      return {
-        headers,
-        period,
-        simulationId,
-        ...(run === undefined ? {} : { admitted: { run, admittedUs: a, leaseUntilMs: Math.floor(a / 1000) + leaseMs } }),
-      };
-    case LIMIT_OUTCOMES.rateCounted:
-      return { headers, period };
-    case LIMIT_OUTCOMES.principalStale:
-      return { headers, period, principalStale: true };
-    case LIMIT_OUTCOMES.rateLimited:
-      return { headers, period, refusal: rateLimitExceeded(plan.requests_per_minute, a) };
-    case LIMIT_OUTCOMES.monthlyRequestsUsedUp:
-      return { headers, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, a, resetsAt) };
-    case LIMIT_OUTCOMES.monthlyInteractionsExceeded:
-      return {
-        headers,
-        period,
-        refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, a, run?.numInteractions ?? 0, resetsAt),
-      };
-    case LIMIT_OUTCOMES.concurrencyFull:
-      return { headers, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, a) };
+  switch (answer.outcome) {
+    case 'admitted':
+      return { rateLimit, period, simulationId, ...(run === undefined ? {} : { admitted: admittedEntry(run, value, leaseMs) }) };
+    case 'rateCounted':
+      return { rateLimit, period };
+    case 'principalStale':
+      return { rateLimit, period, principalStale: true };
+    case 'rateLimited':
+      return { rateLimit, period, refusal: rateLimitExceeded(plan.requests_per_minute, value) };
+    case 'monthlyRequestsUsedUp':
+      return { rateLimit, period, refusal: monthlyRequestQuotaExceeded(plan.monthly_requests, value, resetsAt) };
+    case 'monthlyInteractionsExceeded':
+      return { rateLimit, period, refusal: monthlyInteractionQuotaExceeded(plan.monthly_interactions, value, run?.numInteractions ?? 0, resetsAt) };
+    case 'concurrencyFull':
+      return { rateLimit, period, refusal: concurrencyLimitExceeded(plan.max_concurrent_simulations, value) };
     default:
-      throw new Error(`unexpected admission outcome ${outcome}`);
+      throw new Error(`unexpected admission outcome ${answer.outcome}`);
   }
 };
 
@@ -143,34 +116,30 @@ export const admitSimulation = async (services: Services, input: AdmissionInput)
  * is read again after the wait.
  */
 export const rebuildLimits = async (
-  services: Services,
+  deps: LimitDependencies,
   input: { accountId: string; period: MonthlyPeriod; keys: ReturnType<typeof limitKeys>; quotaTtl: number },
 ): Promise<void> => {
   const { keys } = input;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const [epoch, inflightIds] = await Promise.all([services.redis.get(limitsEpochKey(services.redisPrefix)), services.redis.hkeys(keys.inflight)]);
+    const [epoch, inflightIds] = await Promise.all([deps.redis.get(limitsEpochKey(deps.redisPrefix)), deps.redis.hkeys(keys.inflight)]);
     // A Redis that lost its data a moment ago (or is new): wait until the processes had time to put back
     // their runs. A missing epoch is a loss this process's keeper has not seen yet.
     const holdUntil = epoch === null ? Date.now() + REBUILD_HOLD_MS : Number(epoch) + REBUILD_HOLD_MS;
     const [ledger, recent] = await Promise.all([
-      readLedgerQuota(services.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
-      listRecentAdmissions(services.pool, input.accountId, WINDOW_S),
+      readLedgerQuota(deps.pool, { accountId: input.accountId, periodStart: input.period.start, inflightIds }),
+      listRecentAdmissions(deps.pool, input.accountId, RATE_WINDOW_S),
     ]);
-    const [waitMs = 0] = await services.limitScripts.bssSeedLimits(
-      keys.quota,
-      keys.rateWindow,
-      keys.inflight,
-      keys.marker,
-      ledger.requests,
-      ledger.interactions,
-      input.quotaTtl,
-      WINDOW_US,
-      input.period.key,
-      ledger.runs > 0 ? REBUILD_HOLD_MS : 0,
-      holdUntil,
-      ledger.present.join(','),
-      ...recent.flatMap((row) => [row.admitted_us, row.id]),
-    );
+    const { waitMs } = await deps.limitScripts.seedLimits(keys, {
+      requests: ledger.requests,
+      interactions: ledger.interactions,
+      quotaTtlS: input.quotaTtl,
+      windowUs: RATE_WINDOW_US,
+      period: input.period.key,
+      holdMs: ledger.runs > 0 ? REBUILD_HOLD_MS : 0,
+      holdUntilMs: holdUntil,
+      inLedger: ledger.present,
+      recent: recent.map((row) => [row.admitted_us, row.id] as const),
+    });
     if (waitMs <= 0) {
       return;
     }

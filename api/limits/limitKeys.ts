@@ -10,7 +10,7 @@ export const limitKeys = (prefix: string, accountId: string, periodKey: string) 
 });
 
 /**
- * The account's runs between admission and their ledger row (api/simulations/inflightEntry.ts), and the
+ * The account's runs between admission and their ledger row (inflightEntry.ts), and the
  * marker whose absence tells a quota rebuild that Redis lost this account's data (seedLimits.lua).
  */
 export const accountRunKeys = (prefix: string, accountId: string) => ({
@@ -20,7 +20,7 @@ export const accountRunKeys = (prefix: string, accountId: string) => ({
 
 /**
  * When this Redis (or this prefix in it) began to hold the service's data, ms since the epoch: every API
- * process sets it if missing (api/simulations/createLeaseKeeper.ts), so a young value says Redis lost its
+ * process sets it if missing (createLeaseKeeper.ts), so a young value says Redis lost its
  * data (or is new) a moment ago, and a quota rebuild waits for the processes to put back their runs.
  */
 export const limitsEpochKey = (prefix: string): string => `${prefix}:limits-epoch`;

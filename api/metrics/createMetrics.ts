@@ -6,7 +6,7 @@ import { PRESET_NAMES } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import type { Logger } from '../../shared/logger.ts';
 import type { WorkerPoolSnapshot } from '../../shared/metrics/workerPools.ts';
-import { checkDependencies } from '../routes/health/checkDependencies.ts';
+import { checkDependencies } from '../health/checkDependencies.ts';
 import type { Lifecycle } from '../Lifecycle.ts';
 import { collectQueueCounts } from './collectQueueCounts.ts';
 import { readWorkerPools } from './readWorkerPools.ts';

@@ -13,7 +13,7 @@ import type { Services } from '../Services.ts';
  *
  * `cached` (POST /v1/simulations only): a known API key is answered from this process's principal cache
  * without a PostgreSQL read; the route's admission script must then confirm `principal.authVersion` (see
- * admitSimulationRequest), which keeps revocation, deactivation and plan changes exact. Every other route
+ * api/runs/admitRun.ts), which keeps revocation, deactivation and plan changes exact. Every other route
  * reads PostgreSQL for its answer anyway, and authenticates from it too.
  */
 export const authenticate = (services: Services, options: { cached?: boolean } = {}): Middleware<AppState> =>

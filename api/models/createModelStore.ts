@@ -1,7 +1,7 @@
 import type { DatabasePool } from 'slonik';
 import { findModelRef, findModelVersion, type ModelRow } from '../../shared/db/queries/models.ts';
 import { type CompiledModel, compileModel, type ModelCatalog, modelCatalog, type ModelDefinition } from '../../shared/models/index.ts';
-import type { ModelSpecification } from '../../shared/jobs/RunSpecification.ts';
+import type { ModelSpecification } from '../../shared/runs/runSpecification.ts';
 
 /** A stored model version as a run and the Model resource use it: the definition, compiled, and its catalog. */
 export interface StoredModel {

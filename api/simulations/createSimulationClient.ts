@@ -14,21 +14,15 @@ import { closeRedis } from '../../shared/redis/closeRedis.ts';
 import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import type { RedisTarget } from '../../shared/redis/RedisTarget.ts';
 import { API_VERSION } from '../../shared/version.ts';
-import type { RunSpecification } from '../../shared/jobs/RunSpecification.ts';
 import { createRunReply, type RunReply } from './createRunReply.ts';
 import { startDataPlane } from './startDataPlane.ts';
 
-interface SimulationJobInput extends RunSpecification {
-  /**
-   * The job's own id when it is not the simulation id: a replay of a recorded run, which may be in flight
-   * more than once at a time. Job id and the data plane's stream use it.
-   */
-  readonly runId?: string;
-  /** Epoch milliseconds; the wait, queueing included, ends then. */
-  readonly deadline: number;
-  /** JSON when absent. */
-  readonly format?: OutputFormat;
-}
+/**
+ * A job as its caller gives it (shared/jobs/simulationJob.ts): the run's specification, its own id when it
+ * is not the simulation's (a replay), its deadline (epoch ms: the wait, queueing included, ends then) and
+ * its format (JSON when absent); this client adds where to answer and the API's version.
+ */
+export type SimulationJobInput = Omit<SimulationJobData, 'apiVersion' | 'replyTo' | 'format'> & { readonly format?: OutputFormat };
 
 /**
  * Where a streamed run's bytes go as they arrive, in order. `write` resolves when the next bytes may come
@@ -298,24 +292,8 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
           }),
       };
       waiters.set(runId, waiter);
-      const data: SimulationJobData = {
-        simulationId: job.simulationId,
-        ...(runId === job.simulationId ? {} : { runId }),
-        preset: job.preset,
-        ...(job.model === undefined
-          ? {}
-          : { model: { name: job.model.name, version: job.model.version, digest: job.model.digest, definition: job.model.definition as unknown as Record<string, unknown> } }),
-        profile: job.profile,
-        seed: job.seed,
-        numInteractions: job.numInteractions,
-        ...(job.scenario === undefined ? {} : { scenario: job.scenario }),
-        ...(job.timing === undefined ? {} : { timing: job.timing }),
-        serviceVersion: job.serviceVersion,
-        apiVersion: API_VERSION,
-        deadline: job.deadline,
-        replyTo: address!,
-        format: job.format ?? 'json',
-      };
+      const { runId: _runId, format, ...rest } = job;
+      const data: SimulationJobData = { ...rest, ...(runId === job.simulationId ? {} : { runId }), apiVersion: API_VERSION, replyTo: address!, format: format ?? 'json' };
       void queue.add(SIMULATION_JOB_NAME, data, { jobId: runId }).then(
         () => {
           waiter.enqueued = true;

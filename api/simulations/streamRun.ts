@@ -1,34 +1,22 @@
 import type { Socket } from 'node:net';
-import type { ModelReference } from '../../shared/jobs/RunSpecification.ts';
 import { PassThrough, type Readable } from 'node:stream';
 import { CHUNK_BYTES, type OutputFormat } from '../../shared/engine/index.ts';
 import { describeError } from '../../shared/errors/describeError.ts';
 import { ClientAbortedError, internalError, simulationTimeout } from '../../shared/errors/errors.ts';
-import type { Services } from '../Services.ts';
+import type { Config } from '../../shared/config.ts';
+import type { Logger } from '../../shared/logger.ts';
 import type { SimulationOutcome, SimulationSink } from './createSimulationClient.ts';
+import type { SendQueueReader } from './createSendQueueReader.ts';
 
-/** The run's identity, sent as the Simulation-* headers in every format. */
-export interface SimulationIdentity {
-  readonly simulationId: string;
-  /** The canonical preset, or the model's name. */
-  readonly preset: string;
-  /** A model run's version (the `Simulation-Model` header); absent for a preset run. */
-  readonly model?: ModelReference | undefined;
-  readonly profile: string;
-  readonly seed: number;
-  readonly engineVersion: string;
+/** What streaming a run needs of its process. */
+export interface StreamRunDependencies {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** What the kernel still holds for each client connection: where stream stalls are measured. */
+  readonly sendQueues: SendQueueReader;
 }
 
-export interface SimulationResponse {
-  readonly identity: SimulationIdentity;
-  /**
-   * The bytes the worker wrote, never parsed here: the whole body for a run that fit one chunk, else a
-   * stream that ends only after the run is settled, and is destroyed (no terminating chunk) if it fails.
-   */
-  readonly body: Buffer | Readable;
-}
-
-export interface RunSimulationOptions {
+export interface RunOptions {
   /** JSON when absent. */
   readonly format?: OutputFormat;
   /** Aborted when the client goes away: the run is stopped in its thread and settled cancelled. */
@@ -54,10 +42,10 @@ type Progress = () => Promise<string>;
  * shrink what the kernel holds as the client reads (docs/fair-use.md).
  */
 const connectionProgress =
-  (services: Services, connection: Socket): Progress =>
+  (deps: StreamRunDependencies, connection: Socket): Progress =>
   async () => {
     const handed = connection.bytesWritten - connection.writableLength;
-    const held = await services.sendQueues.read(connection);
+    const held = await deps.sendQueues.read(connection);
     return `${String(handed)}/${String(held)}`;
   };
 
@@ -128,21 +116,22 @@ const drained = (body: PassThrough, progress: Progress, stallMs: number, signal:
 /**
  * The streaming half shared by a new run and a replay: `run` gets the sink the worker's chunks go to and
  * resolves with the run's outcome once whatever must happen before the last bytes (settlement) is done.
- * Resolves with a small run's whole body, or a stream once the first chunk is in; a stream ends with the
- * last bytes, or is destroyed (no terminating chunk) if the run fails.
+ * Resolves with the bytes the worker wrote, never parsed here: a small run's whole body, or a stream once
+ * the first chunk is in, which ends with the last bytes (after `run` resolved: settlement), or is
+ * destroyed (no terminating chunk) if the run fails.
  */
 export const streamRun = async (
-  services: Services,
-  identity: SimulationIdentity,
-  options: RunSimulationOptions,
+  deps: StreamRunDependencies,
+  simulationId: string,
+  options: RunOptions,
   run: (sink: SimulationSink) => Promise<SimulationOutcome>,
-): Promise<SimulationResponse> => {
+): Promise<Buffer | Readable> => {
   let stream: PassThrough | undefined;
   let written = 0;
   const progress: Progress =
     options.connection === undefined
       ? () => Promise.resolve(String(written - (stream?.writableLength ?? 0) - (stream?.readableLength ?? 0)))
-      : connectionProgress(services, options.connection);
+      : connectionProgress(deps, options.connection);
   let streaming: (body: PassThrough) => void = () => {};
   const started = new Promise<PassThrough>((resolve) => {
     streaming = resolve;
@@ -158,7 +147,7 @@ export const streamRun = async (
       if (!stream.write(chunk)) {
         // The client reads slower than the run is made: wait, and let the wait reach the worker; a client
         // that takes nothing for the stall timeout is ended like one that left.
-        await drained(stream, progress, services.config.streamStallTimeoutMs, options.signal);
+        await drained(stream, progress, deps.config.streamStallTimeoutMs, options.signal);
       }
     },
   };
@@ -169,7 +158,7 @@ export const streamRun = async (
       case 'completed':
         return outcome.body;
       case 'timed_out':
-        throw simulationTimeout(services.config.simulationTimeoutMs);
+        throw simulationTimeout(deps.config.simulationTimeoutMs);
       case 'failed':
         throw internalError();
       case 'cancelled':
@@ -179,20 +168,20 @@ export const streamRun = async (
 
   const first = await Promise.race([started, finished]);
   if (Buffer.isBuffer(first)) {
-    return { identity, body: first };
+    return first;
   }
   void finished.then(
     (last) => first.end(last),
     (error: unknown) => {
       if (error instanceof ClientAbortedError) {
         // Its client left, stopped reading, or has the range it asked for: nothing failed.
-        services.logger.debug({ simulation_id: identity.simulationId }, 'simulation stopped mid-stream; its client is done');
+        deps.logger.debug({ simulation_id: simulationId }, 'simulation stopped mid-stream; its client is done');
       } else {
-        services.logger.warn({ simulation_id: identity.simulationId, error: describeError(error) }, 'simulation failed mid-stream; response cut');
+        deps.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'simulation failed mid-stream; response cut');
       }
       // Destroying the body ends the response without its terminating chunk: never a body that looks whole.
       first.destroy(error instanceof Error ? error : new Error(String(error)));
     },
   );
-  return { identity, body: first };
+  return first;
 };

@@ -2,14 +2,14 @@ import { endStream, findStream, type StreamRow } from '../../shared/db/queries/s
 import { streamNotFound } from '../../shared/errors/errors.ts';
 import { giveBackStreamQuota } from '../../shared/streams/giveBackStreamQuota.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
-import type { Services } from '../Services.ts';
+import type { StreamDependencies } from './StreamDependencies.ts';
 
 /**
  * DELETE /v1/streams/{id}: the stream `cancelled` (idempotent: an ended stream is answered as it is),
  * charged the request and the records delivered so far, the rest of its reservation given back. For an
  * SSE stream "delivered" is what its clock made due, as the worker last recorded it.
  */
-export const cancelStream = async (services: Services, accountId: string, id: string): Promise<StreamRow> => {
+export const cancelStream = async (services: StreamDependencies, accountId: string, id: string): Promise<StreamRow> => {
   const row = await findStream(services.pool, { accountId, id });
   if (row === null) throw streamNotFound();
   if (row.status !== 'running') return row;

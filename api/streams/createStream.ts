@@ -6,12 +6,11 @@ import { countStreamEvents } from '../../shared/streams/countStreamEvents.ts';
 import { resolveWebhookAddress } from '../../shared/streams/resolveWebhookAddress.ts';
 import { webhookSecretCipher } from '../../shared/streams/webhookSecretCipher.ts';
 import type { Principal } from '../AppState.ts';
-import { LIMIT_OUTCOMES } from '../limits/createLimitScripts.ts';
 import { rebuildLimits } from '../limits/admitSimulation.ts';
 import { limitKeys } from '../limits/limitKeys.ts';
 import type { StreamRequest } from '../routes/streams/schema.ts';
-import type { Services } from '../Services.ts';
-import { drawSeed } from '../simulations/drawSeed.ts';
+import type { StreamDependencies } from './StreamDependencies.ts';
+import { drawSeed } from '../runs/drawSeed.ts';
 import { resolveStreamRun } from './resolveStreamRun.ts';
 
 const QUOTA_GRACE_S = 86_400;
@@ -23,7 +22,7 @@ const QUOTA_GRACE_S = 86_400;
  * refusal after the reservation gives it back. Returns the row and, for a webhook, the secret shown this
  * once.
  */
-export const createStream = async (services: Services, principal: Principal, request: StreamRequest): Promise<{ row: StreamRow; secret: string | null }> => {
+export const createStream = async (services: StreamDependencies, principal: Principal, request: StreamRequest): Promise<{ row: StreamRow; secret: string | null }> => {
   const { run, timing } = await resolveStreamRun(services, principal.accountId, request.run);
   const { numInteractions } = run;
   if (numInteractions > principal.limits.max_interactions_per_request) {
@@ -41,16 +40,17 @@ export const createStream = async (services: Services, principal: Principal, req
   const keys = limitKeys(services.redisPrefix, principal.accountId, period.key);
   const quotaTtl = Math.max(Math.ceil((period.end.getTime() - now.getTime()) / 1000) + QUOTA_GRACE_S, 60);
   const plan = principal.limits;
-  const ask = () => services.limitScripts.bssAdmitStream(keys.quota, plan.monthly_requests, plan.monthly_interactions, numInteractions, quotaTtl);
-  let [outcome = -1, used = 0] = await ask();
-  if (outcome === LIMIT_OUTCOMES.quotaNotLoaded) {
+  const ask = () =>
+    services.limitScripts.admitStream(keys, { monthlyRequests: plan.monthly_requests, monthlyInteractions: plan.monthly_interactions, interactions: numInteractions, quotaTtlS: quotaTtl });
+  let { outcome, value: used } = await ask();
+  if (outcome === 'quotaNotLoaded') {
     await rebuildLimits(services, { accountId: principal.accountId, period, keys, quotaTtl });
-    [outcome = -1, used = 0] = await ask();
+    ({ outcome, value: used } = await ask());
   }
   const resetsAt = period.end.toISOString();
-  if (outcome === LIMIT_OUTCOMES.monthlyRequestsUsedUp) throw monthlyRequestQuotaExceeded(plan.monthly_requests, used, resetsAt);
-  if (outcome === LIMIT_OUTCOMES.monthlyInteractionsExceeded) throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, numInteractions, resetsAt);
-  if (outcome !== LIMIT_OUTCOMES.admitted) throw new Error(`unexpected stream admission outcome ${outcome}`);
+  if (outcome === 'monthlyRequestsUsedUp') throw monthlyRequestQuotaExceeded(plan.monthly_requests, used, resetsAt);
+  if (outcome === 'monthlyInteractionsExceeded') throw monthlyInteractionQuotaExceeded(plan.monthly_interactions, used, numInteractions, resetsAt);
+  if (outcome !== 'admitted') throw new Error(`unexpected stream admission outcome ${outcome}`);
 
   const giveBack = () => services.redis.hincrby(keys.quota, 'requests', -1).then(() => services.redis.hincrby(keys.quota, 'interactions', -numInteractions));
   const seed = run.seed ?? drawSeed();
@@ -58,7 +58,7 @@ export const createStream = async (services: Services, principal: Principal, req
   // process (shared/streams/loadStreamInput.ts), whatever becomes of the model. Echoed as a simulation's
   // result echoes it: `preset` the model's name, `model` its version (null for a preset).
   const stored = {
-    preset: run.preset.name,
+    preset: run.preset,
     model: run.model === undefined ? null : { name: run.model.name, version: run.model.version, digest: run.model.digest },
     profile: run.profile,
     seed,
@@ -68,7 +68,7 @@ export const createStream = async (services: Services, principal: Principal, req
     population: timing.population,
     disorder: request.disorder,
   };
-  const totalEvents = countStreamEvents({ preset: run.preset.name, model: run.model, profile: run.profile, seed, numInteractions, disorder: request.disorder });
+  const totalEvents = countStreamEvents({ preset: run.preset, model: run.model, profile: run.profile, seed, numInteractions, disorder: request.disorder });
   const secret = sink.type === 'webhook' ? `whsec_${randomBytes(24).toString('base64url')}` : null;
   const sealed = secret === null ? null : webhookSecretCipher(services.config.sessionSecret).seal(Buffer.from(secret, 'utf8'));
   let row: StreamRow;

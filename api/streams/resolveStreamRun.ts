@@ -1,10 +1,10 @@
 import { EVENT_TIME_ENGINE_MAJOR, type RunTimingSpec } from '../../shared/engine/RunTimingSpec.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { validationFailed } from '../../shared/errors/errors.ts';
-import type { ModelRunRequest } from '../simulations/ModelRunRequest.ts';
-import { resolveModelRequest } from '../simulations/resolveModelRequest.ts';
-import type { SimulationRequest } from '../simulations/SimulationRequest.ts';
-import type { Services } from '../Services.ts';
+import type { ModelRunRequest } from '../runs/ModelRunRequest.ts';
+import { resolveModelRequest } from '../runs/resolveModelRequest.ts';
+import type { RunRequest } from '../runs/RunRequest.ts';
+import type { StreamDependencies } from './StreamDependencies.ts';
 
 /**
  * The run a stream delivers, its names resolved: a preset's as validation resolved it, a model's against
@@ -13,10 +13,10 @@ import type { Services } from '../Services.ts';
  * engine 4's timing, which a stream needs: its records carry event_time (docs/streams.md).
  */
 export const resolveStreamRun = async (
-  services: Services,
+  services: StreamDependencies,
   accountId: string,
-  run: SimulationRequest | ModelRunRequest,
-): Promise<{ readonly run: SimulationRequest; readonly timing: RunTimingSpec }> => {
+  run: RunRequest | ModelRunRequest,
+): Promise<{ readonly run: RunRequest; readonly timing: RunTimingSpec }> => {
   const resolved = 'kind' in run ? await resolveModelRequest(services, accountId, run) : run;
   if (resolved instanceof AppError) throw resolved;
   if (resolved.timing === undefined) {

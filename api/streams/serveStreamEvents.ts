@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { ServerResponse } from 'node:http';
 import { completeStream, findStream, type StreamRow } from '../../shared/db/queries/streams.ts';
 import type { EnvelopeStream } from '../../shared/streams/EnvelopeStream.ts';
-import type { Services } from '../Services.ts';
+import type { StreamDependencies } from './StreamDependencies.ts';
 import { presentStream } from './presentStream.ts';
 import { SseBatch } from './SseBatch.ts';
 
@@ -22,7 +22,7 @@ const STATUS_CHECK_MS = 1000;
  * socket. No worker or buffer is between the reader and its bytes (the process only shares one reading of
  * its streams' states), so the loss of any process costs a reader only a reconnection.
  */
-export const serveStreamEvents = async (services: Services, res: ServerResponse, first: StreamRow, events: EnvelopeStream, after: number): Promise<void> => {
+export const serveStreamEvents = async (services: StreamDependencies, res: ServerResponse, first: StreamRow, events: EnvelopeStream, after: number): Promise<void> => {
   let row = first;
   const createdMs = row.created_ms;
   let closed = false;

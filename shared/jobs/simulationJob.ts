@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../engine/outputFormat.ts';
 import { PRESET_NAMES } from '../engine/presetTypes.ts';
-import { scenarioSchema } from '../engine/scenarioSchema.ts';
-import { runTimingSchema } from '../engine/runTimingSchema.ts';
+import { runSpecificationSchema } from '../runs/runSpecification.ts';
 import { MAX_SIMULATION_TIMEOUT_MS } from '../config.ts';
 
-/** The most interactions one job may ask for: the largest plan's per-request maximum. */
-const MAX_JOB_INTERACTIONS = 1_000_000;
 // Clocks of the API and worker hosts may differ a little; a deadline beyond the longest timeout by more is no API's.
 const DEADLINE_CLOCK_SKEW_MS = 60_000;
 // A deadline long past is no run anyone waits for; older than this it is malformed, not merely late.
@@ -16,58 +13,39 @@ const DEADLINE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const SIMULATION_JOB_NAME = 'simulate';
 
 /**
- * What travels on the queue: the run's inputs and where to answer, nothing that identifies a person or a
- * credential (no key, no e-mail, no account). The job id is the run id (`runId`, else the simulation id). The worker parses this from
- * `unknown`, because a job enqueued by an older or newer deployment can outlive the code that wrote it.
+ * What travels on the queue: the run's specification (shared/runs/runSpecification.ts) and where to
+ * answer, nothing that identifies a person or a credential (no key, no e-mail, no account). The job id is
+ * the run id (`runId`, else the simulation id). The worker parses this from `unknown`, because a job
+ * enqueued by an older or newer deployment can outlive the code that wrote it.
  */
-export const simulationJobDataSchema = z.object({
-  simulationId: z.uuid(),
-  /** The canonical preset, or the model's name for a model run (the result's `preset`). */
-  preset: z.string().min(1).max(64),
-  /**
-   * A model run's version, definition included (checked again and compiled by the worker, which never
-   * reads the database for it); absent for a preset run.
-   */
-  model: z
-    .object({
-      name: z.string().min(1).max(40),
-      version: z.int().min(1),
-      digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-      definition: z.record(z.string(), z.unknown()),
-    })
-    .optional(),
-  profile: z.string().min(1).max(64),
-  seed: z.int().min(0).max(4_294_967_295),
-  numInteractions: z.int().min(1).max(MAX_JOB_INTERACTIONS),
-  /**
-   * The exact engine version to run, resolved by the API (metadata.service_version). A job enqueued by a
-   * deployment that predates engine selection only knew engine 1.0.0, so that is what it gets.
-   */
-  serviceVersion: z.string().min(1).max(32).default('1.0.0'),
-  /** Engine 3's scenario, validated by the API against the preset and engine; absent for a run without one. */
-  scenario: scenarioSchema.optional(),
-  /** Engine 4's start_time, order and population; absent on engines before 4. */
-  timing: runTimingSchema.optional(),
-  /**
-   * This run's own id when it differs from simulationId: a history replay makes a recorded simulation
-   * again under its recorded id, and several replays of one simulation may be in flight at once, so each
-   * needs its own job id, result key and reply. Absent for a new run, whose run id is its simulation id.
-   */
-  runId: z.uuid().optional(),
-  /** The answering API's version, echoed as metadata.api_version so a rolling deploy never mislabels it. */
-  apiVersion: z.string().min(1).max(32),
-  /** Epoch milliseconds after which nobody waits for the result: the worker aborts the run then. */
-  // Bounded against the clock at parse time (the worker parses each job as it takes it): a job with a
-  // deadline years ahead would hold a thread as long as it likes.
-  deadline: z
-    .int()
-    .positive()
-    .refine((deadline) => deadline <= Date.now() + MAX_SIMULATION_TIMEOUT_MS + DEADLINE_CLOCK_SKEW_MS, 'deadline too far ahead')
-    .refine((deadline) => deadline >= Date.now() - DEADLINE_MAX_AGE_MS, 'deadline absurdly old'),
-  /** The data plane address of the one API process waiting for this result (shared/jobs/dataPlaneProtocol.ts). */
-  replyTo: z.string().min(1).max(200),
-  /** The response format; a job from before formats existed is JSON. */
-  format: z.enum(OUTPUT_FORMATS).default('json'),
-}).refine((job) => job.model !== undefined ? job.model.name === job.preset : (PRESET_NAMES as readonly string[]).includes(job.preset), 'preset names no preset, or not the model');
+export const simulationJobDataSchema = runSpecificationSchema
+  .extend({
+    /**
+     * The exact engine version to run, resolved by the API. A job enqueued by a deployment that predates
+     * engine selection only knew engine 1.0.0, so that is what it gets.
+     */
+    serviceVersion: runSpecificationSchema.shape.serviceVersion.default('1.0.0'),
+    /**
+     * This run's own id when it differs from simulationId: a replay makes a recorded simulation again
+     * under its recorded id, and several replays of one simulation may be in flight at once, so each
+     * needs its own job id, data plane stream and slot. Absent for a new run, whose run id is its simulation id.
+     */
+    runId: z.uuid().optional(),
+    /** The answering API's version, echoed as metadata.api_version so a rolling deploy never mislabels it. */
+    apiVersion: z.string().min(1).max(32),
+    /** Epoch milliseconds after which nobody waits for the result: the worker aborts the run then. */
+    // Bounded against the clock at parse time (the worker parses each job as it takes it): a job with a
+    // deadline years ahead would hold a thread as long as it likes.
+    deadline: z
+      .int()
+      .positive()
+      .refine((deadline) => deadline <= Date.now() + MAX_SIMULATION_TIMEOUT_MS + DEADLINE_CLOCK_SKEW_MS, 'deadline too far ahead')
+      .refine((deadline) => deadline >= Date.now() - DEADLINE_MAX_AGE_MS, 'deadline absurdly old'),
+    /** The data plane address of the one API process waiting for this result (shared/jobs/dataPlaneProtocol.ts). */
+    replyTo: z.string().min(1).max(200),
+    /** The response format; a job from before formats existed is JSON. */
+    format: z.enum(OUTPUT_FORMATS).default('json'),
+  })
+  .refine((job) => (job.model !== undefined ? job.model.name === job.preset : (PRESET_NAMES as readonly string[]).includes(job.preset)), 'preset names no preset, or not the model');
 
 export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;

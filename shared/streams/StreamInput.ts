@@ -1,5 +1,5 @@
 import type { Scenario } from '../engine/scenario.ts';
-import type { ModelSpecification } from '../jobs/RunSpecification.ts';
+import type { ModelSpecification } from '../runs/runSpecification.ts';
 import type { StreamDisorder } from './StreamDisorder.ts';
 
 /**

@@ -4,7 +4,7 @@ import { findModelVersion } from '../db/queries/models.ts';
 import { PRESET_NAMES } from '../engine/presetTypes.ts';
 import { scenarioSchema } from '../engine/scenarioSchema.ts';
 import { parseTimestamp } from '../engine/parseTimestamp.ts';
-import type { ModelSpecification } from '../jobs/RunSpecification.ts';
+import type { ModelSpecification } from '../runs/runSpecification.ts';
 import type { ModelDefinition } from '../models/index.ts';
 import type { StreamInput } from './StreamInput.ts';
 

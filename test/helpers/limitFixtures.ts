@@ -2,9 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type DatabasePool, sql } from 'slonik';
 import { z } from 'zod';
 import type { Services } from '../../api/Services.ts';
-import { createRunLease } from '../../api/simulations/createRunLease.ts';
-import type { SimulationAdmission } from '../../api/simulations/SimulationAdmission.ts';
-import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import { createRun, type Run } from '../../api/runs/createRun.ts';
+import type { PlanRow } from '../../shared/db/queries/plans.ts';
+import { monthlyPeriod, type MonthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
+import type { RunSpecification } from '../../shared/runs/runSpecification.ts';
 import { admitSimulation } from '../../api/limits/admitSimulation.ts';
 import { ENGINE_VERSION } from '../../shared/engine/index.ts';
 import { buildAccount, buildApiKey } from './factories.ts';
@@ -74,15 +75,25 @@ export const runInput = (accountId: string, numInteractions: number, seed = 1) =
   seed,
   numInteractions,
   serviceVersion: ENGINE_VERSION,
-  scenario: null,
 });
 
+/** An admitted run and what admission took for it; `lease` is the run itself, its one owner. */
+export interface TestAdmission {
+  readonly simulationId: string;
+  readonly accountId: string;
+  readonly plan: PlanRow;
+  readonly period: MonthlyPeriod;
+  readonly numInteractions: number;
+  readonly run: Run;
+  readonly lease: Run;
+}
+
 /**
- * What the limits hand the handler for an admitted request, through the real admission script (a slot,
- * the quota reserved, the run in flight), for tests that call runSimulation or a lease directly, past the
- * HTTP chain.
+ * A run admitted through the real admission script (a slot, the quota reserved, the run in flight), for
+ * tests that run it or settle it directly, past the HTTP chain. `spec` overrides what it makes (a profile
+ * the route's validation would refuse, say).
  */
-export const buildAdmission = async (services: Services, accountId: string, numInteractions: number): Promise<SimulationAdmission> => {
+export const buildAdmission = async (services: Services, accountId: string, numInteractions: number, spec: Partial<RunSpecification> = {}): Promise<TestAdmission> => {
   const plan = {
     name: 'enterprise',
     requests_per_minute: 100_000,
@@ -96,8 +107,9 @@ export const buildAdmission = async (services: Services, accountId: string, numI
   if (admission.simulationId === undefined || admission.admitted === undefined) {
     throw new Error(`not admitted: ${admission.refusal?.code ?? 'no reason'}`);
   }
-  const terms = { simulationId: admission.simulationId, accountId, plan, period: admission.period, numInteractions };
-  const lease = createRunLease(services, terms, admission.admitted);
-  services.leases.hold(lease);
-  return { ...terms, seed: admission.admitted.run.seed, lease };
+  const { simulationId, period, admitted } = admission;
+  const { preset, profile, seed, serviceVersion } = admitted.run;
+  const run = createRun(services, { runId: simulationId, accountId, period, spec: { simulationId, preset, profile, seed, numInteractions, serviceVersion, ...spec }, admitted });
+  services.leases.hold(run);
+  return { simulationId, accountId, plan, period, numInteractions, run, lease: run };
 };

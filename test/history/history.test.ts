@@ -271,7 +271,7 @@ test('a settled run whose ledger row is held back is still found by its id and i
   const { inflight } = accountRunKeys(app.redisPrefix, me.accountId);
   const id = await eventually(async () => {
     const entries = Object.entries(await redis.hgetall(inflight));
-    return entries.find(([, value]) => (JSON.parse(value) as { s: string }).s === 'settled')?.[0];
+    return entries.find(([, value]) => (JSON.parse(value) as { state: string }).state === 'settled')?.[0];
   });
 
   const during = await getWithKey(app, `/v1/simulations/${id}`, me.key);

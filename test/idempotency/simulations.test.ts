@@ -342,3 +342,35 @@ test('a streamed first attempt its client left mid-stream keeps nothing: the ret
   t.is(retry.headers.get('idempotent-replayed'), null);
   t.is(await ledgerCount(app.services.pool, caller.accountId), 2);
 });
+
+test('a key kept by the previous version (the record under the wire names) is replayed as the first answer', async (t) => {
+  const caller = await buildCaller(app.services.pool, {});
+  const body = { preset: 'education', num_interactions: 30, engine_version: '3', scenario: { events: [{ type: 'fatigue', sequence: 1, at_step: 2, duration: 3 }] } };
+  const first = await postSimulation(app, body, withKey(caller.key, 'previous-version'));
+  t.is(first.status, 200);
+  // What an API process of the previous version kept for the same answer.
+  const json = sql.fragment`${JSON.stringify({
+    simulation_id: first.body.simulation_id,
+    preset: 'education',
+    profile: first.body.profile,
+    seed: first.body.seed,
+    num_interactions: 30,
+    engine_version: first.body.metadata.service_version,
+    format: 'json',
+    scenario: first.body.scenario === null ? null : { events: first.body.scenario.events },
+    timing: null,
+    model: null,
+  })}::jsonb`;
+  const kept = await app.services.pool.query(sql.type(z.object({}))`
+    UPDATE idempotency_keys SET response = ${json} WHERE account_id = ${caller.accountId} AND idempotency_key = 'previous-version'
+  `);
+  t.is(kept.rowCount, 1);
+  const replayed = await postSimulation(app, body, withKey(caller.key, 'previous-version'));
+  t.is(replayed.status, 200);
+  t.is(replayed.headers.get('idempotent-replayed'), 'true');
+  t.is(replayed.body.simulation_id, first.body.simulation_id);
+  t.is(rawData(replayed.text), rawData(first.text));
+  t.deepEqual(replayed.body.scenario, first.body.scenario);
+  t.deepEqual(stableMetadata(replayed), stableMetadata(first));
+  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+});

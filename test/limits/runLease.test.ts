@@ -2,11 +2,10 @@ import test from 'ava';
 import { limitKeys } from '../../api/limits/limitKeys.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { ClientAbortedError } from '../../shared/errors/errors.ts';
-import type { SimulationAdmission } from '../../api/simulations/SimulationAdmission.ts';
-import { buildAdmission, buildCaller } from '../helpers/limitFixtures.ts';
+import { buildAdmission, buildCaller, type TestAdmission } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 
-// The lease of a run (api/simulations/createRunLease.ts) against real Redis and PostgreSQL, without a
+// The lease of a run (api/runs/createRun.ts) against real Redis and PostgreSQL, without a
 // worker: what it hands back is read from the limit keys and the ledger after every call.
 
 let app: TestApp;
@@ -22,7 +21,7 @@ test.after.always(async () => {
 const NUM_INTERACTIONS = 7;
 
 /** An admission through the real admit script: one request and its interactions reserved, a slot taken, the run in flight. */
-const admit = async (): Promise<{ admission: SimulationAdmission; keys: ReturnType<typeof limitKeys> }> => {
+const admit = async (): Promise<{ admission: TestAdmission; keys: ReturnType<typeof limitKeys> }> => {
   const caller = await buildCaller(app.services.pool, {});
   const admission = await buildAdmission(app.services, caller.accountId, NUM_INTERACTIONS);
   return { admission, keys: limitKeys(app.redisPrefix, caller.accountId, admission.period.key) };

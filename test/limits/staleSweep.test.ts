@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { sweepStaleSimulations } from '../../api/simulations/sweepStaleSimulations.ts';
+import { sweepStaleSimulations } from '../../api/runs/sweepStaleSimulations.ts';
 import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { monthlyPeriod } from '../../shared/limits/monthlyPeriod.ts';
 import { buildCaller, runInput } from '../helpers/limitFixtures.ts';
@@ -65,8 +65,8 @@ const orphanRun = async (accountId: string, numInteractions: number) => {
 /** Moves an entry's lease into the past, as time would for a run whose process died long ago. */
 const age = async (keys: { inflight: string }, id: string): Promise<void> => {
   const raw = await app.services.redis.hget(keys.inflight, id);
-  const entry = JSON.parse(raw ?? '{}') as { e: number };
-  await app.services.redis.hset(keys.inflight, id, JSON.stringify({ ...entry, e: Date.now() - 10 * 60_000 }));
+  const entry = JSON.parse(raw ?? '{}') as { leaseUntilMs: number };
+  await app.services.redis.hset(keys.inflight, id, JSON.stringify({ ...entry, leaseUntilMs: Date.now() - 10 * 60_000 }));
 };
 
 const quotaOf = async (keys: { quota: string }) => {
@@ -96,12 +96,46 @@ test.serial('a run settled in Redis whose process died before writing its row ge
   // What settle.lua leaves before the row is written: the entry settled, with the row it leads to.
   const raw = JSON.parse((await app.services.redis.hget(keys.inflight, id)) ?? '{}') as Record<string, unknown>;
   const now = new Date().toISOString();
-  const settled = { ...raw, s: 'settled', c: [1, 25], f: { status: 'completed', startedAt: now, finishedAt: now, computeMs: 3, chargedInteractions: 25 } };
-  t.is(await app.services.limitScripts.bssSettle(keys.quota, keys.slots, keys.inflight, id, 1, 25, JSON.stringify(settled), 3600), 1);
+  const settled = { ...raw, state: 'settled', charged: { requests: 1, interactions: 25 }, settlement: { status: 'completed', startedAt: now, finishedAt: now, computeMs: 3, chargedInteractions: 25 } };
+  t.true(await app.services.limitScripts.settle(keys, { runId: id, requests: 1, interactions: 25, entry: JSON.stringify(settled), ttlS: 3600 }));
   await age(keys, id);
   t.true((await sweepStaleSimulations(app.services)) >= 1);
   t.like(await findSimulation(app.services.pool, id), { status: 'completed', compute_ms: 3 });
   t.deepEqual(await quotaOf(keys), { requests: 1, interactions: 25 });
   t.is(await app.services.redis.hlen(keys.inflight), 0);
   t.deepEqual(await sumCompletedUsage(app.services.pool, caller.accountId, monthlyPeriod(new Date()).start), { requests: 1, interactions: 25 });
+});
+
+test.serial('an entry the previous version wrote (one-letter keys, the run under `id`) is swept the same way: a timed_out row, its reservation given back', async (t) => {
+  const caller = await buildCaller(app.services.pool, {});
+  const { id, keys } = await orphanRun(caller.accountId, 30);
+  // The same run as an API process of the previous version recorded it, its lease long past.
+  const entry = JSON.parse((await app.services.redis.hget(keys.inflight, id)) ?? '{}') as { admittedUs: number; run: Record<string, unknown> };
+  const { simulationId, ...run } = entry.run;
+  const previous = { s: 'run', p: monthlyPeriod(new Date()).key, n: 30, t: entry.admittedUs, e: Date.now() - 10 * 60_000, r: { ...run, id: simulationId, scenario: null, timing: null, model: null } };
+  await app.services.redis.hset(keys.inflight, id, JSON.stringify(previous));
+  t.true((await sweepStaleSimulations(app.services)) >= 1);
+  await sweepStaleSimulations(app.services);
+  t.like(await findSimulation(app.services.pool, id), { status: 'timed_out', num_interactions: 30, profile: 'balanced_investor' });
+  t.deepEqual(await quotaOf(keys), { requests: 0, interactions: 0 });
+  t.is(await app.services.redis.hlen(keys.inflight), 0);
+});
+
+test.serial('a run the previous version holds in flight (one-letter keys) counts in a quota rebuilt from the ledger', async (t) => {
+  const caller = await buildCaller(app.services.pool, {});
+  const { id, keys } = await orphanRun(caller.accountId, 30);
+  const entry = JSON.parse((await app.services.redis.hget(keys.inflight, id)) ?? '{}') as { admittedUs: number; leaseUntilMs: number; run: Record<string, unknown> };
+  const { simulationId, ...run } = entry.run;
+  const previous = { s: 'run', p: monthlyPeriod(new Date()).key, n: 30, t: entry.admittedUs, e: entry.leaseUntilMs, r: { ...run, id: simulationId, scenario: null, timing: null, model: null } };
+  await app.services.redis.hset(keys.inflight, id, JSON.stringify(previous));
+  // The counter is lost (its node failed over, say): the next admission rebuilds it from the ledger and the entries.
+  await app.services.redis.del(keys.quota);
+  const plan = await findPlanByName(app.services.pool, 'enterprise');
+  if (plan === null) {
+    t.fail('no enterprise plan');
+    return;
+  }
+  const next = await admitSimulation(app.services, { accountId: caller.accountId, plan, requestId: randomUUID(), run: runInput(caller.accountId, 5) });
+  t.truthy(next.simulationId);
+  t.deepEqual(await quotaOf(keys), { requests: 2, interactions: 35 });
 });

@@ -2,8 +2,7 @@ import test from 'ava';
 import { Queue } from 'bullmq';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { runSimulation } from '../../api/simulations/runSimulation.ts';
-import { ENGINE_VERSION, resolvePreset } from '../../shared/engine/index.ts';
+import { ENGINE_VERSION } from '../../shared/engine/index.ts';
 import { AppError } from '../../shared/errors/AppError.ts';
 import { SIMULATION_QUEUE } from '../../shared/jobs/queueName.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
@@ -98,18 +97,9 @@ test('a job whose data does not parse is failed without a retry and the worker g
 
 test('a run the engine refuses is reported at once as failed, not left to the deadline; the ledger row says failed', async (t) => {
   const account = await buildAccount(first.services.pool, { plan: 'enterprise' });
-  const apiKey = await buildApiKey(first.services.pool, account.id);
-  const admission = await buildAdmission(first.services, account.id, 5);
-  const principal = { accountId: account.id, plan: 'enterprise', limits: admission.plan, via: { kind: 'api_key', apiKeyId: apiKey.id } } as const;
-  const finance = resolvePreset('finance');
-  if (finance === undefined) {
-    t.fail('finance preset missing');
-    return;
-  }
   // A profile the route's validation would have refused: only the engine's own guard stops it, in the thread.
-  const error = await t.throwsAsync(runSimulation(first.services, principal, { preset: finance, profile: 'reckless', seed: 1, numInteractions: 5, serviceVersion: ENGINE_VERSION }, admission), {
-    instanceOf: AppError,
-  });
+  const { run } = await buildAdmission(first.services, account.id, 5, { preset: 'finance', profile: 'reckless', seed: 1, serviceVersion: ENGINE_VERSION });
+  const error = await t.throwsAsync(run.execute(), { instanceOf: AppError });
   t.is(error.status, 500);
   t.is(error.code, 'internal_error');
   // Reported by the worker, not waited out: the deadline (30 s) would have made it a timed_out row.

@@ -36,6 +36,7 @@ const EXCEPTIONS: ReadonlyArray<readonly [pattern: string, reason: string]> = [
   ['api/routes/web/securityHeaders.ts', 'the header sets of pages and assets'],
   ['shared/auth/authVersion.ts', "an account's auth version: its key, its read and its publish"],
   ['shared/jobs/jobPolicy.ts', 'BullMQ tuning constants the API and the worker share'],
+  ['api/limits/limitPolicy.ts', "the limits' policy in one place: windows, leases, TTLs, the RateLimit fields, which refusals are metered"],
   ['shared/jobs/queueName.ts', "the queue's name, a constant both processes import"],
   ['shared/jobs/simulationJob.ts', 'the job contract: its name, its data schema and type'],
   ['shared/metrics/workerPools.ts', "the worker-pool gauges' key, schema and timings"],

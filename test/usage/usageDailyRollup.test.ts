@@ -37,7 +37,7 @@ type Status = LedgerRowInput['status'];
 
 /** A settled run's one row, as the ledger writer gets it from a run's lease. */
 const settledRow = (accountId: string, status: Status, chargedInteractions: number | null, overrides: Partial<LedgerRowInput> = {}): LedgerRowInput => ({
-  id: randomUUID(),
+  simulationId: randomUUID(),
   accountId,
   apiKeyId: null,
   sessionId: randomUUID(),
@@ -80,7 +80,7 @@ test('settled runs written in one statement by the ledger writer count in their 
     settledRow(account.id, 'cancelled', null),
     settledRow(account.id, 'timed_out', null),
   ];
-  t.deepEqual([...(await writeLedger(pool, rows))].sort(), rows.map((row) => row.id).sort());
+  t.deepEqual([...(await writeLedger(pool, rows))].sort(), rows.map((row) => row.simulationId).sort());
   const buckets = await bucketsOf(pool, account.id);
   const find = (key: string | null, status: string) => buckets.find((bucket) => bucket.key === key && bucket.status === status);
   t.like(find(key.id, 'completed'), { runs: 1, requests: 1, interactions: 100 });
@@ -117,7 +117,7 @@ test('a retried row counts once', async (t) => {
   const { pool } = t.context;
   const account = await buildAccount(pool);
   const run = settledRow(account.id, 'completed', 100);
-  t.deepEqual(await writeLedger(pool, [run]), [run.id]);
+  t.deepEqual(await writeLedger(pool, [run]), [run.simulationId]);
   // The acknowledgement was lost: the same batch again (ON CONFLICT DO NOTHING inserts nothing).
   t.deepEqual(await writeLedger(pool, [run]), []);
   t.deepEqual(await bucketsOf(pool, account.id), [{ day: today(), key: null, status: 'completed', runs: 1, requests: 1, interactions: 100 }]);

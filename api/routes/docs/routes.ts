@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { ENGINE_VERSION, PRESETS } from '../../../shared/engine/index.ts';
 import { publishedFidelity } from '../../../shared/engine/fidelity/publishedFidelity.ts';
 import { buildOpenApiDocument } from '../../openapi/buildOpenApiDocument.ts';
-import { isPresetAvailable } from '../presets/isPresetAvailable.ts';
+import { isPresetAvailable } from '../../runs/isPresetAvailable.ts';
 import { presentPreset } from '../presets/presentPreset.ts';
 import { buildOperationExamples, type OpenApiDocument } from './operationExamples.ts';
 import type { AppState } from '../../AppState.ts';

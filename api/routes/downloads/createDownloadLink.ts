@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { insertDownloadLink } from '../../../shared/db/queries/downloadLinks.ts';
-import { findRun } from '../../simulations/findRun.ts';
+import { findRun } from '../../runs/findRun.ts';
 import type { OutputFormat } from '../../../shared/engine/index.ts';
 import { interactionsPerRequestExceeded, simulationNotCompleted, simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { Principal } from '../../AppState.ts';
@@ -28,7 +28,7 @@ export const createDownloadLink = async (
   if (run.status !== 'completed') {
     throw simulationNotCompleted(run.status);
   }
-  // Every download through the link would be refused so (api/limits/holdReplayAdmission.ts): the link is
+  // Every download through the link would be refused so (api/runs/admitReplayRun.ts): the link is
   // refused now rather than made to answer 403 later. A plan that shrinks after this ends it the same way.
   const maximum = principal.limits.max_interactions_per_request;
   if (run.num_interactions > maximum) {

@@ -6,7 +6,7 @@ import type { Services } from '../../Services.ts';
 import { digestLinkToken, LINK_TOKEN_PATTERN } from './createDownloadLink.ts';
 
 /** The run a download link names, for the replay admission that follows. */
-type DownloadState = AppState & { linkSimulationId?: string };
+export type DownloadState = AppState & { linkSimulationId?: string };
 
 /**
  * Authenticates a download by its link instead of a credential: a forged or unknown token → 404

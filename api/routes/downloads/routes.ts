@@ -6,9 +6,13 @@ import { authenticate } from '../../middleware/authenticate.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
-import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
+import { admitReplayRun } from '../../runs/admitReplayRun.ts';
+import { findReplay } from '../../runs/findReplay.ts';
+import { holdWhileAnswering } from '../simulations/holdWhileAnswering.ts';
+import { presentRateLimit } from '../simulations/presentRateLimit.ts';
+import { AppError } from '../../../shared/errors/AppError.ts';
 import { createDownloadLink } from './createDownloadLink.ts';
-import { resolveDownloadLink } from './resolveDownloadLink.ts';
+import { type DownloadState, resolveDownloadLink } from './resolveDownloadLink.ts';
 import { createLinkBodySchema, type LinkCreated } from './schema.ts';
 
 /** Download links (docs/bulk-data.md#download-links): made by a run's owner, used by anyone who holds one. */
@@ -29,16 +33,22 @@ export const downloadRoutes = (services: Services): Router<AppState> => {
 
   // GET and HEAD, no credentials: the link (404, 410) → the owner's replay admission (rate window, then
   // the run: 409, 410, then a slot) → the records, resumable and coded like GET …/records.
-  router.get(
-    '/v1/downloads/:token',
-    resolveDownloadLink(services),
-    admitReplayRequest(services, (ctx) => ctx.state.linkSimulationId ?? ''),
-    async function download(ctx) {
+  router.get<DownloadState>('/v1/downloads/:token', resolveDownloadLink(services), async function download(ctx) {
+    const principal = requirePrincipal(ctx.state);
+    const replay = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.state.linkSimulationId ?? '' });
+    const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay: replay instanceof AppError ? replay : replay.spec });
+    presentRateLimit(ctx, admission.rateLimit);
+    if ('refusal' in admission) {
+      throw admission.refusal;
+    }
+    const { run } = admission;
+    const format = ctx.state.format ?? 'json';
+    await holdWhileAnswering(ctx, services.logger, run, async () => {
       const extensions = { json: 'json', ndjson: 'ndjson', csv: 'csv', parquet: 'parquet' } as const;
-      ctx.set('Content-Disposition', `attachment; filename="${ctx.state.replay.replayOf?.simulationId ?? 'records'}.${extensions[ctx.state.format ?? 'json']}"`);
-      await serveRecords(ctx, services, { replay: ctx.state.replay, admission: ctx.state.admission, computeMs: ctx.state.recordedComputeMs });
-    },
-  );
+      ctx.set('Content-Disposition', `attachment; filename="${run.spec.simulationId}.${extensions[format]}"`);
+      await serveRecords(ctx, services, { run, computeMs: replay instanceof AppError ? null : replay.computeMs, format });
+    });
+  });
 
   return router;
 };

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { API_VERSION } from '../../../shared/version.ts';
 import type { AppState } from '../../AppState.ts';
 import type { Services } from '../../Services.ts';
-import { checkDependencies } from './checkDependencies.ts';
+import { checkDependencies } from '../../health/checkDependencies.ts';
 import type { ReadinessResponse } from './schema.ts';
 
 export const healthRoutes = (services: Services): Router<AppState> => {

@@ -9,7 +9,7 @@ import { authenticate } from '../../middleware/authenticate.ts';
 import { putModel } from '../../models/putModel.ts';
 import type { Services } from '../../Services.ts';
 import { checkModelName } from './checkModelName.ts';
-import { countInRateWindow } from '../../limits/countInRateWindow.ts';
+import { countInRateWindow } from '../countInRateWindow.ts';
 import { presentModel } from './presentModel.ts';
 import type { ModelSummary, ModelValidation } from './schema.ts';
 

@@ -5,7 +5,7 @@ import { internalError, presetNotFound, validationFailed } from '../../../shared
 import { validateQuery } from '../../middleware/validate.ts';
 import type { AppState } from '../../AppState.ts';
 import type { Services } from '../../Services.ts';
-import { isPresetAvailable } from './isPresetAvailable.ts';
+import { isPresetAvailable } from '../../runs/isPresetAvailable.ts';
 import { presentPreset } from './presentPreset.ts';
 import { presetFidelityQuerySchema } from './schema.ts';
 

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import type { ParameterizedContext } from 'koa';
 import { describeError } from '../../../shared/errors/describeError.ts';
 import { ClientAbortedError, internalError, validationFailed } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
-import type { AppError } from '../../../shared/errors/AppError.ts';
+import { AppError } from '../../../shared/errors/AppError.ts';
+import type { RunSpecification } from '../../../shared/runs/runSpecification.ts';
 import { DatasetArchive } from '../../datasets/DatasetArchive.ts';
 import { numericFields } from '../../datasets/datasetLayouts.ts';
 import { type RecordRun, streamRunRecords } from '../../datasets/streamRunRecords.ts';
@@ -11,82 +11,73 @@ import { requirePrincipal } from '../../auth/requirePrincipal.ts';
 import { writeDataset } from '../../datasets/writeDataset.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
-import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
-import type { SimulationAdmission } from '../../simulations/SimulationAdmission.ts';
-import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
+import { admitReplayRun } from '../../runs/admitReplayRun.ts';
+import { findReplay } from '../../runs/findReplay.ts';
 import type { Services } from '../../Services.ts';
 import type { DatasetQuery } from './datasetSchema.ts';
 import { datasetQuerySchema } from './datasetSchema.ts';
-
-type DatasetState = AppState & { input: DatasetQuery; replay: SimulationRequest; admission: SimulationAdmission; recordedComputeMs: number | null };
+import { holdWhileAnswering } from './holdWhileAnswering.ts';
+import { presentRateLimit } from './presentRateLimit.ts';
 
 /** Why a found, completed run makes no dataset of this query: it has no scenario, or no such field. */
-const refuseDataset = (ctx: ParameterizedContext, replay: SimulationRequest): AppError | undefined => {
+const refuseDataset = (query: DatasetQuery, replay: RunSpecification): AppError | undefined => {
   if (replay.scenario === undefined) {
     return validationFailed([{ path: 'simulation_id', message: 'This run has no scenario: a dataset needs the labelled events of one.' }]);
   }
-  // The query passed validateQuery already: a string or absent.
-  const field = typeof ctx.query.field === 'string' ? ctx.query.field : undefined;
-  const fields = numericFields(replay.serviceVersion, replay.preset.name, replay.model);
-  if (field !== undefined && !fields.includes(field)) {
-    return validationFailed([{ path: 'field', message: `Not a numeric field of ${replay.preset.name}; one of: ${fields.join(', ')}.` }]);
+  const fields = numericFields(replay.serviceVersion, replay.preset, replay.model);
+  if (query.field !== undefined && !fields.includes(query.field)) {
+    return validationFailed([{ path: 'field', message: `Not a numeric field of ${replay.preset}; one of: ${fields.join(', ')}.` }]);
   }
   return undefined;
 };
 
 /**
  * GET /v1/simulations/{simulation_id}/dataset: a completed scenario run as a zip archive a detection
- * benchmark loads (docs/datasets.md). authenticate → query (422) → the replay admission every replay
- * shares (rate limit, then 404, 409, 422, then a slot; no quota) → the archive, streamed as it is made.
+ * benchmark loads (docs/datasets.md). authenticate → query (422) → the run looked up → the replay
+ * admission every replay shares (rate limit, then 404, 409, 422, then a slot; no quota) → the archive,
+ * streamed as it is made.
  */
 export const datasetRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
-  router.get<DatasetState>(
-    '/v1/simulations/:simulation_id/dataset',
-    authenticate(services),
-    validateQuery(datasetQuerySchema),
-    admitReplayRequest(services, undefined, refuseDataset),
-    async function dataset(ctx) {
-      const { replay, admission } = ctx.state;
-      const input: DatasetQuery = ctx.state.input;
-      if (replay.replayOf === undefined || replay.seed === undefined) throw internalError();
+  router.get('/v1/simulations/:simulation_id/dataset', authenticate(services), validateQuery(datasetQuerySchema), async function dataset(ctx) {
+    const principal = requirePrincipal(ctx.state);
+    const query: DatasetQuery = ctx.state.input;
+    const found = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.params.simulation_id ?? '' });
+    const replay = found instanceof AppError ? found : (refuseDataset(query, found.spec) ?? found.spec);
+    const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay });
+    presentRateLimit(ctx, admission.rateLimit);
+    if ('refusal' in admission) {
+      throw admission.refusal;
+    }
+    const { run } = admission;
+    const { spec } = run;
+    await holdWhileAnswering(ctx, services.logger, run, async () => {
       // Answered 503 now rather than as a cut archive.
       services.simulations.assertAvailable();
-      const simulationId = replay.replayOf.simulationId;
       const archive = new DatasetArchive();
       const gone = new AbortController();
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) gone.abort();
       });
       // A model run's archive is made from its recorded version, compiled once (api/models/createModelStore.ts).
-      const model = replay.model === undefined ? undefined : await services.models.recorded(requirePrincipal(ctx.state).accountId, replay.model.name, replay.model.version);
-      if (replay.model !== undefined && model === null) throw internalError();
-      const run: RecordRun = {
-        simulationId,
-        preset: replay.preset.name,
-        ...(model === null || model === undefined ? {} : { model: model.spec, compiled: model.compiled }),
-        profile: replay.profile,
-        seed: replay.seed,
-        numInteractions: replay.numInteractions,
-        serviceVersion: replay.replayOf.serviceVersion,
-        scenario: replay.scenario,
-        ...(replay.timing === undefined ? {} : { timing: replay.timing }),
-      };
+      const model = spec.model === undefined ? undefined : await services.models.recorded(principal.accountId, spec.model.name, spec.model.version);
+      if (model === null) throw internalError();
+      const recorded: RecordRun = model === undefined ? spec : { ...spec, model: model.spec, compiled: model.compiled };
       ctx.set('Cache-Control', 'no-store');
-      ctx.set('Content-Disposition', `attachment; filename="${simulationId}-${input.layout}.zip"`);
+      ctx.set('Content-Disposition', `attachment; filename="${spec.simulationId}-${query.layout}.zip"`);
       ctx.type = 'application/zip';
       ctx.body = archive.stream;
       const source = { records: (each: RecordRun, onRecord: Parameters<typeof streamRunRecords>[2]) => streamRunRecords(services, each, onRecord, () => archive.ready(), gone.signal) };
-      void writeDataset(archive, source, run, { layout: input.layout, field: input.field })
+      void writeDataset(archive, source, recorded, { layout: query.layout, field: query.field })
         .catch((error: unknown) => {
-          if (!(error instanceof ClientAbortedError)) services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'dataset failed mid-stream; response cut');
+          if (!(error instanceof ClientAbortedError)) services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'dataset failed mid-stream; response cut');
           // Ends the response without its terminating chunk: never an archive that looks whole.
           archive.stream.destroy(error instanceof Error ? error : new Error(String(error)));
         })
         .finally(() => {
-          admission.lease.release().catch((error: unknown) => services.logger.warn({ simulation_id: simulationId, error: describeError(error) }, 'could not release a dataset slot'));
+          run.release().catch((error: unknown) => services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'could not release a dataset slot'));
         });
-    },
-  );
+    });
+  });
   return router;
 };

@@ -1,11 +1,13 @@
 import Router from '@koa/router';
 import { resolvePreset } from '../../../shared/engine/index.ts';
+import { AppError } from '../../../shared/errors/AppError.ts';
 import { simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { admitReplayRequest } from '../../simulations/admitReplayRequest.ts';
-import { findRun } from '../../simulations/findRun.ts';
-import { listRuns } from '../../simulations/listRuns.ts';
+import { admitReplayRun } from '../../runs/admitReplayRun.ts';
+import { findReplay } from '../../runs/findReplay.ts';
+import { findRun } from '../../runs/findRun.ts';
+import { listRuns } from '../../runs/listRuns.ts';
 import { serveRecords } from '../../bulk/serveRecords.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
@@ -14,6 +16,8 @@ import { listSimulationsQuerySchema, type Run, type RunList } from './historySch
 import { presentRun } from './presentRun.ts';
 import { negotiateFormat } from './negotiateFormat.ts';
 import { decodeRunCursor, encodeRunCursor } from './runCursor.ts';
+import { holdWhileAnswering } from './holdWhileAnswering.ts';
+import { presentRateLimit } from './presentRateLimit.ts';
 
 /** The account's runs (docs/api.md#run-history-and-replay): listed, one by one, and their records again. */
 export const historyRoutes = (services: Services): Router<AppState> => {
@@ -53,18 +57,24 @@ export const historyRoutes = (services: Services): Router<AppState> => {
     ctx.body = body;
   });
 
-  // authenticate → format (406) → admit (rate limit, then the run: 404, 409, 410, then a slot) → run. The
-  // run is looked up inside admit so that probing ids costs rate like any attempt. GET and HEAD; resumable
-  // (Range, If-Range, ETag) and coded per Accept-Encoding (api/bulk/serveRecords.ts).
-  router.get(
-    '/v1/simulations/:simulation_id/records',
-    authenticate(services),
-    negotiateFormat(),
-    admitReplayRequest(services),
-    async function run(ctx) {
-      await serveRecords(ctx, services, { replay: ctx.state.replay, admission: ctx.state.admission, computeMs: ctx.state.recordedComputeMs });
-    },
-  );
+  // authenticate → format (406) → the run looked up → admit (rate limit, then the run's refusal: 404, 409,
+  // 410, then a slot) → run → present. The run's refusal is answered after the rate limiter counted the
+  // request, so probing ids costs rate like any attempt. GET and HEAD; resumable (Range, If-Range, ETag)
+  // and coded per Accept-Encoding (api/bulk/serveRecords.ts).
+  router.get('/v1/simulations/:simulation_id/records', authenticate(services), async function records(ctx) {
+    const format = negotiateFormat(ctx);
+    const principal = requirePrincipal(ctx.state);
+    const replay = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.params.simulation_id ?? '' });
+    const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay: replay instanceof AppError ? replay : replay.spec });
+    presentRateLimit(ctx, admission.rateLimit);
+    if ('refusal' in admission) {
+      throw admission.refusal;
+    }
+    const { run } = admission;
+    await holdWhileAnswering(ctx, services.logger, run, () =>
+      serveRecords(ctx, services, { run, computeMs: replay instanceof AppError ? null : replay.computeMs, format }),
+    );
+  });
 
   return router;
 };

@@ -1,7 +1,6 @@
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import type { OutputFormat } from '../../../shared/engine/index.ts';
 import { notAcceptable } from '../../../shared/errors/errors.ts';
-import type { AppState } from '../../AppState.ts';
 
 // Each format's media type as Accept names it, in the server's order of preference (ties go to the
 // first): Parquet last, so a wildcard range alone (any type, or application/ any) keeps answering JSON and
@@ -10,14 +9,6 @@ const FORMAT_MEDIA_TYPES: Readonly<Record<OutputFormat, string>> = {
   json: 'application/json',
   ndjson: 'application/x-ndjson',
   csv: 'text/csv',
-  parquet: 'application/vnd.apache.parquet',
-};
-
-/** The Content-Type each format is answered with (docs/formats.md). */
-export const FORMAT_CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
-  json: 'application/json; charset=utf-8',
-  ndjson: 'application/x-ndjson',
-  csv: 'text/csv; charset=utf-8',
   parquet: 'application/vnd.apache.parquet',
 };
 
@@ -78,13 +69,14 @@ const chooseFormat = (accept: string | undefined): OutputFormat | undefined => {
   return best?.format;
 };
 
-/** Decides the response format before the limits run, so a 406 is never counted by the rate limiter. */
-export const negotiateFormat = (): Middleware<AppState> =>
-  async function negotiateFormat(ctx, next) {
-    const format = chooseFormat(ctx.get('Accept') || undefined);
-    if (format === undefined) {
-      throw notAcceptable(SUPPORTED);
-    }
-    ctx.state.format = format;
-    await next();
-  };
+/**
+ * The response format the request's Accept asks for, or 406 `not_acceptable`. A route decides it before the
+ * limits run, so a 406 is never counted by the rate limiter.
+ */
+export const negotiateFormat = (ctx: ParameterizedContext): OutputFormat => {
+  const format = chooseFormat(ctx.get('Accept') || undefined);
+  if (format === undefined) {
+    throw notAcceptable(SUPPORTED);
+  }
+  return format;
+};

@@ -4,10 +4,10 @@ import { engineModels } from '../../../shared/engine/engineVersions.ts';
 import { randomEventsRoom, SCENARIO_ENGINE_MAJOR, SCENARIO_EVENT_TYPES } from '../../../shared/engine/scenario.ts';
 import { scenarioResultSchema, scenarioSchema } from '../../../shared/engine/scenarioSchema.ts';
 import { POPULATION_LIMITS } from '../../../shared/engine/RunTimingSpec.ts';
-import { canonicalScenario, resolveRunTiming } from '../../simulations/resolveRunTiming.ts';
+import { canonicalScenario, resolveRunTiming } from '../../runs/resolveRunTiming.ts';
 import { runTimingFields } from '../../../shared/engine/runTimingSchema.ts';
-import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
-import { MODEL_REFERENCE, type ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
+import type { RunRequest } from '../../runs/RunRequest.ts';
+import { MODEL_REFERENCE, type ModelRunRequest } from '../../runs/ModelRunRequest.ts';
 import { modelReferenceSchema } from './modelReferenceSchema.ts';
 
 // The alias is resolved here, once: everything after validation (admission, ledger, job, headers,
@@ -67,10 +67,10 @@ export const simulationRequestFields = simulationRequestBody.shape;
  * A simulation request's fields resolved into the request they ask for (docs/api.md):
  * the canonical preset, the profile to use and the exact engine, the scenario's event types and random
  * events checked against the preset, engine 4's timing. A `model` is only named here: the caller resolves
- * it against the account's models (api/simulations/resolveModelRequest.ts), which checks profile, engine
+ * it against the account's models (api/runs/resolveModelRequest.ts), which checks profile, engine
  * and scenario the same way. Problems are added to `context` at their paths.
  */
-export const resolveSimulationRequest = (body: z.output<typeof simulationRequestBody>, context: z.RefinementCtx): SimulationRequest | ModelRunRequest => {
+export const resolveSimulationRequest = (body: z.output<typeof simulationRequestBody>, context: z.RefinementCtx): RunRequest | ModelRunRequest => {
   const { preset } = body;
   if (preset === undefined || body.model !== undefined) {
     if (preset !== undefined || body.model === undefined) {
@@ -89,7 +89,7 @@ export const resolveSimulationRequest = (body: z.output<typeof simulationRequest
       profile: body.profile,
       seed: body.seed,
       numInteractions: body.num_interactions,
-      engineVersion: body.engine_version,
+      engine: body.engine_version,
       scenario: body.scenario,
       startTime: body.start_time,
       order: body.order,
@@ -142,7 +142,7 @@ export const resolveSimulationRequest = (body: z.output<typeof simulationRequest
   const { timing, issues } = resolveRunTiming(body, scenario, serviceVersion);
   for (const issue of issues) context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   return {
-    preset,
+    preset: preset.name,
     profile: body.profile ?? preset.default_profile,
     seed: body.seed,
     numInteractions: body.num_interactions,

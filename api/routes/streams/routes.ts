@@ -5,7 +5,7 @@ import { EnvelopeStream } from '../../../shared/streams/EnvelopeStream.ts';
 import { loadStreamInput } from '../../../shared/streams/loadStreamInput.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { countInRateWindow } from '../../limits/countInRateWindow.ts';
+import { countInRateWindow } from '../countInRateWindow.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody, validateQuery } from '../../middleware/validate.ts';

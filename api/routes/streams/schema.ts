@@ -3,8 +3,8 @@ import { resolveEngineVersion } from '../../../shared/engine/index.ts';
 import { EVENT_TIME_ENGINE_MAJOR } from '../../../shared/engine/RunTimingSpec.ts';
 import { DISORDER_LIMITS, NO_DISORDER } from '../../../shared/streams/StreamDisorder.ts';
 import { WEBHOOK_BATCH_LIMITS } from '../../../shared/streams/webhookBatchLimits.ts';
-import type { ModelRunRequest } from '../../simulations/ModelRunRequest.ts';
-import type { SimulationRequest } from '../../simulations/SimulationRequest.ts';
+import type { ModelRunRequest } from '../../runs/ModelRunRequest.ts';
+import type { RunRequest } from '../../runs/RunRequest.ts';
 import { decodeRunCursor } from '../simulations/runCursor.ts';
 import { resolveSimulationRequest, simulationRequestFields } from '../simulations/schema.ts';
 
@@ -30,7 +30,7 @@ export interface StreamRequest {
    * The run the stream delivers, checked as POST /v1/simulations checks it (order `time`): a preset's
    * resolved, a model's only named until the account's models are read (api/streams/createStream.ts).
    */
-  readonly run: SimulationRequest | ModelRunRequest;
+  readonly run: RunRequest | ModelRunRequest;
   /** Whether start_time was given: otherwise it is the instant of creation, not the simulation's default. */
   readonly startTimeGiven: boolean;
   readonly speed: number;

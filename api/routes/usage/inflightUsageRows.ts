@@ -4,7 +4,7 @@ import type { MonthlyPeriod } from '../../../shared/limits/monthlyPeriod.ts';
 
 /**
  * Runs in flight as the daily rollup's rows: they have no ledger row until they settle
- * (api/simulations/createRunLease.ts), and count as `queued` runs of their day and credential, charged
+ * (api/runs/createRun.ts), and count as `queued` runs of their day and credential, charged
  * nothing yet. Days follow the credential filter; credentials are always every one.
  */
 export const inflightUsageRows = (runs: readonly SimulationRunRow[], period: MonthlyPeriod, credential?: UsageCredentialFilter): DailyUsageRow[] => {

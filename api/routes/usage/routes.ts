@@ -12,7 +12,7 @@ import { dailyUsageQuerySchema, type DailyUsageResponse } from './dailyUsageSche
 import { presentDailyUsage } from './presentDailyUsage.ts';
 import { presentUsage } from './presentUsage.ts';
 import { inflightUsageRows } from './inflightUsageRows.ts';
-import { readInflightRuns } from '../../simulations/readInflightRuns.ts';
+import { readInflightRuns } from '../../runs/readInflightRuns.ts';
 
 /** The period a `YYYY-MM` names; monthlyPeriod is left to the current month, which it caches. */
 const periodOf = (key: string): MonthlyPeriod => {

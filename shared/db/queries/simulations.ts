@@ -1,8 +1,6 @@
 import { type CommonQueryMethods, sql } from 'slonik';
 import { z } from 'zod';
-import type { RunTimingSpec } from '../../engine/RunTimingSpec.ts';
-import type { Scenario } from '../../engine/scenario.ts';
-import type { ModelReference } from '../../jobs/RunSpecification.ts';
+import type { AdmittedRun } from '../../runs/admittedRun.ts';
 
 export const simulationStatusSchema = z.enum(['queued', 'completed', 'failed', 'timed_out', 'cancelled']);
 
@@ -33,44 +31,25 @@ const simulationColumns = sql.fragment`
   created_at, started_at, finished_at, compute_ms
 `;
 
-/** What admission knows of a run: everything its ledger row says but how it ended. */
-export interface SimulationRunInput {
-  readonly id: string;
-  readonly accountId: string;
-  readonly apiKeyId: string | null;
-  readonly sessionId: string | null;
-  readonly preset: string;
-  readonly profile: string;
-  readonly seed: number;
-  readonly numInteractions: number;
-  /** ISO timestamp: the first instant of the UTC month the request counts against. */
-  readonly periodStart: string;
-  /** The engine's service_version that runs it: a replay runs that engine again. */
-  readonly serviceVersion: string;
-  /** Engine 3's scenario as validated, or none: a replay needs it to make the same records. */
-  readonly scenario?: Scenario | null | undefined;
-  /** Engine 4's start_time, order and population as echoed, or none (engines before 4): a replay needs them. */
-  readonly timing?: RunTimingSpec | null | undefined;
-  /** The model version a model run is made from (`preset` holds its name); none for a preset run. */
-  readonly model?: ModelReference | null | undefined;
-}
-
 /** How a run ended, as its ledger row records it. */
-export interface SettlementInput {
-  readonly status: Exclude<SimulationStatus, 'queued'>;
+export const settlementSchema = z.object({
+  status: simulationStatusSchema.exclude(['queued']),
   /** ISO timestamps; startedAt is null when the run never started (or nobody knows when it did). */
-  readonly startedAt: string | null;
-  readonly finishedAt: string;
-  readonly computeMs: number | null;
+  startedAt: z.string().nullable(),
+  finishedAt: z.string(),
+  computeMs: z.number().nullable(),
   /** Interactions the run counts against the quota; null when it counts no request (given back whole). */
-  readonly chargedInteractions: number | null;
-}
+  chargedInteractions: z.number().nullable(),
+});
 
-/** A run's one ledger row, written when it is settled. */
-export interface LedgerRowInput extends SimulationRunInput, SettlementInput {
-  /** ISO timestamp to the microsecond: the admission's instant (Redis TIME), which orders the history. */
-  readonly createdAt: string;
-}
+export type Settlement = z.infer<typeof settlementSchema>;
+
+/**
+ * A run's one ledger row, written when it is settled: the run as admission recorded it
+ * (shared/runs/admittedRun.ts), how it ended, and when it was admitted, to the microsecond (Redis TIME),
+ * which orders the history.
+ */
+export type LedgerRowInput = AdmittedRun & Settlement & { readonly createdAt: string };
 
 /**
  * Ledger writes commit asynchronously: each one is on the path of a simulation request, and waiting for
@@ -89,7 +68,7 @@ type Column<T> = readonly [name: string, type: string, value: (row: T) => string
  * A new column is one more line here.
  */
 const ROW_COLUMNS: readonly Column<LedgerRowInput>[] = [
-  ['id', 'uuid', (row) => row.id],
+  ['id', 'uuid', (row) => row.simulationId],
   ['account_id', 'uuid', (row) => row.accountId],
   ['api_key_id', 'uuid', (row) => row.apiKeyId],
   ['session_id', 'uuid', (row) => row.sessionId],
@@ -99,8 +78,8 @@ const ROW_COLUMNS: readonly Column<LedgerRowInput>[] = [
   ['num_interactions', 'int4', (row) => row.numInteractions],
   ['period_start', 'timestamptz', (row) => row.periodStart],
   ['service_version', 'text', (row) => row.serviceVersion],
-  ['scenario', 'jsonb', (row) => (row.scenario === undefined || row.scenario === null ? null : JSON.stringify(row.scenario))],
-  ['timing', 'jsonb', (row) => (row.timing === undefined || row.timing === null ? null : JSON.stringify(row.timing))],
+  ['scenario', 'jsonb', (row) => (row.scenario === undefined ? null : JSON.stringify(row.scenario))],
+  ['timing', 'jsonb', (row) => (row.timing === undefined ? null : JSON.stringify(row.timing))],
   ['model_version', 'int4', (row) => row.model?.version ?? null],
   ['model_digest', 'text', (row) => row.model?.digest ?? null],
   ['status', 'text', (row) => row.status],
