@@ -71,6 +71,9 @@ export const createServices = async (config: Config, options: CreateServicesOpti
 
 /** Closes in dependency order: nothing new can start once the pool and Redis are gone. */
 export const closeServices = async (services: Services): Promise<void> => {
+  // The rows of runs already answered (written after the answer: api/runs/createRun.ts), then the
+  // keeper's last batch, which drops their entries.
+  await services.ledger.drain();
   await services.leases.stop();
   await services.simulations.close();
   await services.streams.close();

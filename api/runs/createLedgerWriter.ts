@@ -15,6 +15,11 @@ export interface LedgerWriter {
    * this write inserted it (false: the row was there already, from an earlier attempt or the sweeper).
    */
   readonly write: (row: LedgerRowInput) => Promise<boolean>;
+  /**
+   * Resolves once every write begun so far has ended, committed or given up (each within the retry
+   * budget): a stopping process writes the rows of the runs it answered before it closes its pool.
+   */
+  readonly drain: () => Promise<void>;
 }
 
 // SQLSTATE classes 22 (data exception) and 23 (integrity violation) fail the same way every time.
@@ -57,7 +62,19 @@ export const createLedgerWriter = (pool: DatabasePool): LedgerWriter => {
     const inserted = new Set(await writeLedger(pool, rows));
     return rows.map((row) => inserted.has(row.simulationId));
   });
+  const pending = new Set<Promise<boolean>>();
   return {
-    write: (row) => withRetry(() => write(row)),
+    write: (row) => {
+      const written = withRetry(() => write(row));
+      pending.add(written);
+      const forget = (): void => {
+        pending.delete(written);
+      };
+      written.then(forget, forget);
+      return written;
+    },
+    drain: async () => {
+      await Promise.allSettled([...pending]);
+    },
   };
 };

@@ -28,8 +28,8 @@ export interface Run extends HeldLease {
   readonly begin: () => void;
   /**
    * The run ended with `outcome`: in Redis its slot is freed and its reservation becomes its charge
-   * (settle.lua), while its ledger row is written; its in-flight entry goes once the row is committed. A
-   * replay, which has no row and took no quota, only frees its slot.
+   * (settle.lua); resolves then. Its ledger row is written after, off the reply path, and its in-flight
+   * entry goes once the row is committed. A replay, which has no row and took no quota, only frees its slot.
    */
   readonly settle: (outcome: SimulationOutcome) => Promise<void>;
   /**
@@ -39,8 +39,9 @@ export interface Run extends HeldLease {
   readonly release: () => Promise<void>;
   /**
    * begin → enqueue → stream → settle: resolves with the first bytes (a small run's whole body, or a
-   * stream once its first chunk is in). Settlement is awaited before the last bytes go, so a client that
-   * read a whole body finds the run counted.
+   * stream once its first chunk is in). Settlement in Redis is awaited before the last bytes go, so a
+   * client that read a whole body finds the run counted (the usage and the history merge a settled entry
+   * whose row is not committed yet).
    */
   readonly execute: (options?: RunOptions) => Promise<Buffer | Readable>;
 }
@@ -98,11 +99,26 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
     }
   };
 
-  // Settles the entry in Redis and writes the row it leads to (none for a run that never began), both at
-  // once: whatever order they land in, a quota rebuilt meanwhile counts the run once (seedLimits.lua
-  // skips entries whose row it read, and counts the others by their state), and whichever fails, what
-  // the other left is enough for the stale-run sweeper to finish (a settled entry holds its row; a row
-  // stands for its `run` entry). Then the keeper drops the entry with its next batch.
+  // The row's write, once Redis has settled the run: off the reply path (docs/architecture.md, "The
+  // ledger row after the answer"). Until it is committed the settled entry stands for it: the usage and
+  // the history merge it, the keeper puts it back if Redis loses it, the stale-run sweeper writes the row
+  // if this process dies first. Then the keeper drops the entry with its next batch.
+  const writeRow = (settled: InflightEntry, settlement: Settlement): Promise<void> =>
+    deps.ledger.write({ ...settled.run, ...settlement, createdAt: isoMicros(settled.admittedUs) }).then(
+      () => {
+        entry = undefined;
+        deps.leases.forget({ quota: keys.quota, inflight: keys.inflight, runId });
+      },
+      (error: unknown) => {
+        // The settled entry keeps the row: the stale-run sweeper writes it once PostgreSQL is back.
+        deps.logger.error({ simulation_id: runId, error: describeError(error) }, 'could not write a settled run; the stale-run sweeper will');
+      },
+    );
+
+  // Settles the entry in Redis, which is what the answer waits for: the quota charged, the slot freed,
+  // the entry `settled` with the row it leads to (none for a run that never began). The row is written
+  // after. Only when Redis could not settle it is the row awaited: it is then the one record of what the
+  // run cost (the sweeper settles the entry by it).
   const settleEntry = async (outcome: SimulationOutcome | undefined): Promise<void> => {
     if (entry === undefined) {
       return;
@@ -112,23 +128,21 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
     const settled: InflightEntry = { ...entry, state: 'settled', charged: { requests: charge[0], interactions: charge[1] }, settlement };
     entry = settled;
     slotHeld = false;
-    const [inRedis, inLedger] = await Promise.allSettled([
-      deps.limitScripts.settle(keys, { runId, requests: charge[0], interactions: charge[1], entry: encodeInflightEntry(settled), ttlS: ttlSeconds }),
-      settlement === null ? Promise.resolve(false) : deps.ledger.write({ ...settled.run, ...settlement, createdAt: isoMicros(settled.admittedUs) }),
-    ]);
-    if (inRedis.status === 'rejected') {
-      // Redis is out: the row is the truth of what the run cost; the sweeper settles the entry by it.
-      deps.logger.warn({ simulation_id: runId, error: describeError(inRedis.reason) }, 'could not settle a run in Redis; the stale-run sweeper will');
-    }
-    if (inLedger.status === 'rejected') {
-      // The settled entry keeps the row: the stale-run sweeper writes it once PostgreSQL is back.
-      deps.logger.error({ simulation_id: runId, error: describeError(inLedger.reason) }, 'could not write a settled run; the stale-run sweeper will');
-    }
-    if (inRedis.status === 'rejected' || inLedger.status === 'rejected') {
+    try {
+      await deps.limitScripts.settle(keys, { runId, requests: charge[0], interactions: charge[1], entry: encodeInflightEntry(settled), ttlS: ttlSeconds });
+    } catch (error) {
+      deps.logger.warn({ simulation_id: runId, error: describeError(error) }, 'could not settle a run in Redis; the stale-run sweeper will');
+      if (settlement !== null) {
+        await writeRow(settled, settlement);
+      }
       return;
     }
-    entry = undefined;
-    deps.leases.forget({ quota: keys.quota, inflight: keys.inflight, runId });
+    if (settlement === null) {
+      entry = undefined;
+      deps.leases.forget({ quota: keys.quota, inflight: keys.inflight, runId });
+      return;
+    }
+    void writeRow(settled, settlement);
   };
 
   const begin = (): void => {
@@ -160,13 +174,13 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
 
   const reassertion = (): Reassertion | undefined => {
     if (entry !== undefined && Date.now() > entry.leaseUntilMs + KEEP_PAST_LEASE_MS) {
-      // Past its lease, a run this process could not settle is the stale-run sweeper's: never put back
-      // an entry it may have finished.
+      // Past its lease, a run this process could not settle or record is the stale-run sweeper's: never
+      // put back an entry it may have finished (its row written, its entry dropped).
       entry = undefined;
     }
-    // Only a run not yet settled is put back: a settled one is a round trip from its row, and settle.lua
-    // counts a run whose entry was lost before it settled.
-    if (entry === undefined || entry.state !== 'run') {
+    // Put back until the row is committed: a run in flight with its reservation, a settled one with its
+    // charge (its entry is the only record of it until then: seedLimits.lua counts it by its charge).
+    if (entry === undefined) {
       return undefined;
     }
     const current = entry;
@@ -175,7 +189,7 @@ export const createRun = (deps: RunDependencies, terms: RunTerms): Run => {
       inflight: keys.inflight,
       runId,
       entry: () => encodeInflightEntry(current),
-      counts: [1, current.run.numInteractions],
+      counts: current.state === 'run' ? [1, current.run.numInteractions] : [current.charged?.requests ?? 0, current.charged?.interactions ?? 0],
       ttlSeconds,
     };
   };

@@ -27,16 +27,25 @@ const toRow = (id: string, entry: InflightEntry, keyPrefixes: ReadonlyMap<string
   cursor_at: isoMicros(entry.admittedUs),
 });
 
+/** A run Redis holds for the account: its history row and what it is charged so far (nothing until it settles). */
+export interface PendingRun {
+  readonly row: SimulationRunRow;
+  /** The period its charge counts in, `YYYY-MM-…` as admission recorded it. */
+  readonly periodStart: string;
+  readonly charged: { readonly requests: number; readonly interactions: number };
+}
+
 /**
- * The account's runs Redis holds in flight (not settled yet), as history rows; with `settled`, also those
- * settled whose entry is not dropped yet (its row may not be committed: the history and a lookup by id
- * must still find the run then). A settled run that never began leads to no row and is never shown.
+ * The account's runs Redis holds in flight (not settled yet), with `settled` also those settled whose
+ * entry is not dropped yet: their rows are written after their answers (createRun.ts), so the usage, the
+ * history and a lookup by id must still find them then. A settled run that never began leads to no row
+ * and is never shown.
  */
-export const readInflightRuns = async (
+export const readPendingRuns = async (
   deps: RunDependencies,
   accountId: string,
   options: { readonly ids?: readonly string[]; readonly settled?: boolean } = {},
-): Promise<SimulationRunRow[]> => {
+): Promise<PendingRun[]> => {
   const { ids } = options;
   const { inflight } = accountRunKeys(deps.redisPrefix, accountId);
   let raw: [string, string | null][];
@@ -53,8 +62,21 @@ export const readInflightRuns = async (
       entries.push([id, entry]);
     }
   }
+  if (entries.length === 0) {
+    return [];
+  }
   const keyIds = [...new Set(entries.flatMap(([, entry]) => (entry.run.apiKeyId === null ? [] : [entry.run.apiKeyId])))];
   const keyPrefixes = await listKeyPrefixes(deps.pool, keyIds);
-  return entries.map(([id, entry]) => toRow(id, entry, keyPrefixes));
+  return entries.map(([id, entry]) => ({
+    row: toRow(id, entry, keyPrefixes),
+    periodStart: entry.run.periodStart,
+    charged: entry.state === 'run' ? { requests: 0, interactions: 0 } : (entry.charged ?? { requests: 0, interactions: 0 }),
+  }));
 };
 
+/** The account's pending runs as history rows (readPendingRuns). */
+export const readInflightRuns = async (
+  deps: RunDependencies,
+  accountId: string,
+  options: { readonly ids?: readonly string[]; readonly settled?: boolean } = {},
+): Promise<SimulationRunRow[]> => (await readPendingRuns(deps, accountId, options)).map((pending) => pending.row);

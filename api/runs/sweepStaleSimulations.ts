@@ -57,9 +57,9 @@ const sweepEntry = async (deps: RunDependencies, accountId: string, id: string, 
  * lease, and ledger rows still `queued` (written by an earlier version of the service, which recorded
  * admissions in the ledger). Safe on every API process at once. Returns how many runs it settled.
  */
-export const sweepStaleSimulations = async (deps: RunDependencies): Promise<number> => {
+export const sweepStaleSimulations = async (deps: RunDependencies, now = Date.now()): Promise<number> => {
   let swept = 0;
-  const staleBefore = Date.now() - STALE_MARGIN_MS;
+  const staleBefore = now - STALE_MARGIN_MS;
   for await (const key of scanKeys(deps.redis, inflightKeyPattern(deps.redisPrefix))) {
     const accountId = accountOfInflightKey(deps.redisPrefix, key);
     if (accountId === undefined) {

@@ -11,6 +11,7 @@ import { startTestWorker } from '../helpers/startTestWorker.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { postSimulation, type SimulationResponse } from '../simulations/postSimulation.ts';
 import { shardOfKey } from './shardOfKey.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // A cluster of the file's own, with a replica per master: the test promotes one.
 let cluster: RedisCluster;
@@ -79,6 +80,7 @@ test('a replica promoted under load (CLUSTER FAILOVER of the queue\'s master) lo
   t.true(ok.length > 0);
 
   // Every 200 is a completed run in the ledger, counted once; nothing else is counted.
+  await ledgerWritten(app.services);
   const ledger = await app.services.pool.any(sql.type(z.object({ id: z.string(), status: z.string() }))`
     SELECT id, status FROM simulations WHERE account_id = ${caller.accountId}
   `);

@@ -52,6 +52,13 @@ export interface TcpProxy {
    * does next. Resolves once the answer was delivered.
    */
   readonly holdCommit: (markers: readonly string[], meanwhile: () => Promise<void>) => Promise<void>;
+  /**
+   * Arms the proxy: the next time a client sends bytes containing `marker`, those bytes (and whatever that
+   * connection sends after them) are held back from the server until `meanwhile` resolves, then forwarded:
+   * the client's statement is in flight, neither failed nor run, for exactly as long as `meanwhile` takes.
+   * Resolves once the held bytes were forwarded.
+   */
+  readonly holdRequest: (marker: string, meanwhile: () => Promise<void>) => Promise<void>;
   readonly close: () => Promise<void>;
 }
 
@@ -59,6 +66,7 @@ interface Armed {
   cutOnRequest?: { readonly marker: Buffer; readonly done: () => void };
   loseReply?: { readonly marker: Buffer; readonly done: () => void };
   holdCommit?: { readonly markers: readonly Buffer[]; readonly meanwhile: () => Promise<void>; readonly delivered: () => void; readonly failed: (error: unknown) => void };
+  holdRequest?: { readonly marker: Buffer; readonly meanwhile: () => Promise<void>; readonly forwarded: () => void; readonly failed: (error: unknown) => void };
 }
 
 /**
@@ -87,9 +95,29 @@ export const startTcpProxy = async (targetPort: number, options: TcpProxyOptions
     let cutting: { forwarded: number } | undefined;
     let losing: { swallowed: Buffer; readonly done: () => void } | undefined;
     let holding: { bytes: Buffer; release?: Promise<void> } | undefined;
+    let heldRequest: { bytes: Buffer } | undefined;
     let matched = 0;
 
     client.on('data', (chunk: Buffer) => {
+      if (heldRequest !== undefined) {
+        heldRequest.bytes = Buffer.concat([heldRequest.bytes, chunk]);
+        return;
+      }
+      if (armed.holdRequest !== undefined && chunk.includes(armed.holdRequest.marker)) {
+        const { meanwhile, forwarded, failed } = armed.holdRequest;
+        armed.holdRequest = undefined;
+        const held = { bytes: chunk };
+        heldRequest = held;
+        const release = (): void => {
+          heldRequest = undefined;
+          upstream.write(held.bytes, () => forwarded());
+        };
+        meanwhile().then(release, (error: unknown) => {
+          release();
+          failed(error);
+        });
+        return;
+      }
       if (armed.cutOnRequest !== undefined && chunk.includes(armed.cutOnRequest.marker)) {
         const { done } = armed.cutOnRequest;
         armed.cutOnRequest = undefined;
@@ -208,6 +236,10 @@ export const startTcpProxy = async (targetPort: number, options: TcpProxyOptions
     holdCommit: (markers, meanwhile) =>
       new Promise<void>((delivered, failed) => {
         armed.holdCommit = { markers: markers.map((marker) => Buffer.from(marker, 'utf8')), meanwhile, delivered, failed };
+      }),
+    holdRequest: (marker, meanwhile) =>
+      new Promise<void>((forwarded, failed) => {
+        armed.holdRequest = { marker: Buffer.from(marker, 'utf8'), meanwhile, forwarded, failed };
       }),
     close,
   };

@@ -12,6 +12,7 @@ import { TEST_REDIS_URL } from '../helpers/testRedis.ts';
 import { postSimulation, rawData } from '../simulations/postSimulation.ts';
 import type { SimulationWorker } from '../../worker/startSimulationWorker.ts';
 import { getWithKey, insertLedgerRow } from './historyFixtures.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 let app: TestApp;
 let worker: SimulationWorker;
@@ -46,8 +47,10 @@ const FORMATS: readonly { readonly accept: string; readonly fixed: (text: string
 
 const IDENTITY_HEADERS = ['simulation-id', 'simulation-preset', 'simulation-profile', 'simulation-seed', 'simulation-engine-version'];
 
-const ledgerCount = async (accountId: string): Promise<number> =>
-  app.services.pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM simulations WHERE account_id = ${accountId}`);
+const ledgerCount = async (accountId: string): Promise<number> => {
+  await ledgerWritten(app.services);
+  return app.services.pool.oneFirst(sql.type(z.object({ n: z.number() }))`SELECT count(*)::int AS n FROM simulations WHERE account_id = ${accountId}`);
+};
 
 const usageOf = async (key: string): Promise<any> => (await getWithKey(app, '/v1/usage', key)).body.usage;
 

@@ -64,7 +64,11 @@ test('20 simultaneous requests with one key across two API processes run once', 
       t.is(json(response).error.details.code, 'idempotency_key_in_use');
     }
   }
-  const rows = await pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM simulations WHERE account_id = ${account.id}`);
+  // Its row is written after its answer (api/runs/createRun.ts), by the process that answered.
+  const rows = await eventually(async () => {
+    const count = await pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM simulations WHERE account_id = ${account.id}`);
+    return count > 0 ? count : undefined;
+  }, 15_000, 20);
   t.is(rows, 1);
   // Whichever process answers, a later retry is the replay of that one run.
   for (const api of apis) {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type DatabasePool, sql } from 'slonik';
+import { sql } from 'slonik';
 import { z } from 'zod';
 import { admitSimulation } from '../../api/limits/admitSimulation.ts';
 import { publishAuthChange } from '../../shared/auth/authVersion.ts';
@@ -10,6 +10,8 @@ import { buildCaller, runInput } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation, rawData, type SimulationResponse } from '../simulations/postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
+import type { Services } from '../../api/Services.ts';
 
 // The domain clock, movable by the retention test.
 let clock = new Date('2026-11-15T12:00:00.000Z');
@@ -26,8 +28,10 @@ test.after.always(async () => {
   await app?.close();
 });
 
-const ledgerCount = async (pool: DatabasePool, accountId: string): Promise<number> =>
-  pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM simulations WHERE account_id = ${accountId}`);
+const ledgerCount = async (services: Services, accountId: string): Promise<number> => {
+  await ledgerWritten(services);
+  return services.pool.oneFirst(sql.type(z.object({ count: z.number() }))`SELECT count(*)::int AS count FROM simulations WHERE account_id = ${accountId}`);
+};
 
 const withKey = (key: string, idempotencyKey: string, headers: Record<string, string> = {}) => ({
   key,
@@ -49,7 +53,7 @@ test('Idempotency-Key that is not 1–255 characters of visible ASCII answers 40
   }
   const longest = await postSimulation(app, { preset: 'finance', num_interactions: 5 }, withKey(caller.key, `!${'~'.repeat(254)}`));
   t.is(longest.status, 200);
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 });
 
 test('a retry with the same key and the same body by value answers the first result again, replayed, and runs once', async (t) => {
@@ -67,7 +71,7 @@ test('a retry with the same key and the same body by value answers the first res
   t.is(again.body.profile, first.body.profile);
   t.is(rawData(again.text), rawData(first.text));
   t.deepEqual(stableMetadata(again), stableMetadata(first));
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 });
 
 // The rule of docs/fair-use.md#replays: a replay costs a
@@ -91,7 +95,7 @@ test('a replay counts in the rate window and takes a concurrency slot, but costs
   t.is(limited.headers.get('idempotent-replayed'), null);
   const usage = await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${caller.key}` } }).then((response) => response.json() as Promise<any>);
   t.like(usage.usage, { requests: 1 });
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 
   // Every slot taken by someone else: a replay waits its turn like a new run (429 with Retry-After).
   const roomy = await buildCaller(app.services.pool, { max_concurrent_simulations: 1 });
@@ -107,7 +111,7 @@ test('a replay counts in the rate window and takes a concurrency slot, but costs
   t.is(refused.status, 429);
   t.like(refused.body.error.details, { code: 'concurrency_limit_exceeded', limit: 1 });
   t.is(Number(refused.headers.get('retry-after')), refused.body.error.details.retry_after);
-  t.is(await ledgerCount(app.services.pool, roomy.accountId), 1);
+  t.is(await ledgerCount(app.services, roomy.accountId), 1);
 });
 
 test("a replay of a run larger than the account's current per-request maximum answers 403, idempotent or from history, counted by the rate limiter", async (t) => {
@@ -147,7 +151,7 @@ test('the same key with a different body, path or Accept answers 422 idempotency
   });
   t.is(differentPath.status, 422);
   t.is(((await differentPath.json()) as any).error.details.code, 'idempotency_key_reused');
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 });
 
 test('keys are scoped to the account: another account with the same key and body runs its own simulation', async (t) => {
@@ -200,7 +204,7 @@ test('simultaneous replays of one key, right after the first answer, all answer 
     t.is(response.body.simulation_id, first.body.simulation_id);
     t.is(rawData(response.text), rawData(first.text));
   }
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 });
 
 test('requests without Idempotency-Key keep no idempotency record', async (t) => {
@@ -249,7 +253,7 @@ test.serial('20 simultaneous requests with one key run once: 409 idempotency_key
   t.teardown(() => late.close());
   const answered = await first;
   t.is(answered.status, 200);
-  t.is(await ledgerCount(idle.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(idle.services, caller.accountId), 1);
   const replay = await postSimulation(idle, body, withKey(caller.key, 'burst'));
   t.is(replay.headers.get('idempotent-replayed'), 'true');
   t.is(replay.body.simulation_id, answered.body.simulation_id);
@@ -268,7 +272,7 @@ test.serial('20 simultaneous requests with one key and a worker running: one run
       t.is(rawData(response.text), rawData(fresh[0]?.text ?? ''));
     }
   }
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 });
 
 test.serial('a first attempt that timed out keeps nothing: the same request with the same key runs anew', async (t) => {
@@ -315,7 +319,7 @@ test('a streamed NDJSON answer, a CSV answer and a Parquet answer are replayed b
     t.is(otherFormat.status, 422);
     t.is(otherFormat.body.error.details.code, 'idempotency_key_reused');
   }
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 3);
+  t.is(await ledgerCount(app.services, caller.accountId), 3);
 });
 
 test('a streamed first attempt its client left mid-stream keeps nothing: the retry runs anew', async (t) => {
@@ -340,7 +344,7 @@ test('a streamed first attempt its client left mid-stream keeps nothing: the ret
   // A different body under the same key would be 422 if anything had been kept.
   t.is(retry.status, 200, retry.text);
   t.is(retry.headers.get('idempotent-replayed'), null);
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 2);
+  t.is(await ledgerCount(app.services, caller.accountId), 2);
 });
 
 test('a key kept by the previous version (the record under the wire names) is replayed as the first answer', async (t) => {
@@ -372,5 +376,5 @@ test('a key kept by the previous version (the record under the wire names) is re
   t.is(rawData(replayed.text), rawData(first.text));
   t.deepEqual(replayed.body.scenario, first.body.scenario);
   t.deepEqual(stableMetadata(replayed), stableMetadata(first));
-  t.is(await ledgerCount(app.services.pool, caller.accountId), 1);
+  t.is(await ledgerCount(app.services, caller.accountId), 1);
 });

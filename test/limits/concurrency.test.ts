@@ -8,6 +8,7 @@ import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { connectTestRedis } from '../helpers/testRedis.ts';
 import type { RedisClient } from '../../shared/redis/createRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 let app: TestApp;
 let shortDeadline: TestApp;
@@ -62,6 +63,7 @@ test.serial('a timed-out run answers 504, gives its request and interactions bac
   // The whole quota and the only slot are available again.
   const retried = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 1 }, { key: caller.key });
   t.is(retried.status, 200);
+  await ledgerWritten(app.services);
   t.is((await findSimulation(app.services.pool, retried.body.simulation_id))?.status, 'completed');
   t.like(await usageOf(caller.key), { usage: { requests: 1, interactions: 10 }, remaining: { requests: 0, interactions: 0 } });
 });

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { deleteRedisPrefix, TEST_REDIS } from '../helpers/testRedis.ts';
 import { postSimulation } from '../simulations/postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // On one Redis this file flushes a Redis server of its own, started on a free port, so no other program's
 // data is ever lost. A Redis Cluster cannot be started per file here: there, losing the data is losing
@@ -23,7 +24,10 @@ test.before(async () => {
   stopWorker = () => worker.close();
 });
 
+// The rows of the runs answered so far are committed first: this file is about what the ledger keeps
+// (a loss while a row is in flight: test/simulations/ledgerAfterAnswer.test.ts).
 const loseRedisData = async (): Promise<void> => {
+  await ledgerWritten(app.services);
   await (ownRedis === undefined ? deleteRedisPrefix(app.redisPrefix) : ownRedis.admin.flushall());
 };
 

@@ -4,6 +4,7 @@ import { findSimulation } from '../../shared/db/queries/simulations.ts';
 import { ClientAbortedError } from '../../shared/errors/errors.ts';
 import { buildAdmission, buildCaller, type TestAdmission } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // The lease of a run (api/runs/createRun.ts) against real Redis and PostgreSQL, without a
 // worker: what it hands back is read from the limit keys and the ledger after every call.
@@ -28,8 +29,8 @@ const admit = async (): Promise<{ admission: TestAdmission; keys: ReturnType<typ
 };
 
 const held = async (keys: ReturnType<typeof limitKeys>): Promise<{ requests: number; interactions: number; slots: number; inflight: number }> => {
-  // The keeper drops settled runs' entries in batches: let it send what it holds.
-  await app.services.leases.flush();
+  // Rows are written after settlement, and the keeper drops settled runs' entries in batches: let both finish.
+  await ledgerWritten(app.services);
   const quota = await app.services.redis.hgetall(keys.quota);
   return {
     requests: Number(quota.requests),

@@ -103,7 +103,7 @@ test.serial('a run settled in Redis whose process died before writing its row ge
   t.like(await findSimulation(app.services.pool, id), { status: 'completed', compute_ms: 3 });
   t.deepEqual(await quotaOf(keys), { requests: 1, interactions: 25 });
   t.is(await app.services.redis.hlen(keys.inflight), 0);
-  t.deepEqual(await sumCompletedUsage(app.services.pool, caller.accountId, monthlyPeriod(new Date()).start), { requests: 1, interactions: 25 });
+  t.like(await sumCompletedUsage(app.services.pool, caller.accountId, monthlyPeriod(new Date()).start), { requests: 1, interactions: 25 });
 });
 
 test.serial('an entry the previous version wrote (one-letter keys, the run under `id`) is swept the same way: a timed_out row, its reservation given back', async (t) => {

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation, type SimulationResponse } from '../simulations/postSimulation.ts';
 import { streamSimulation } from '../simulations/streamBody.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // A streamed run outlives its route handler: it must hold its concurrency slot until its stream has ended
 // (or been cut), or a second run of the account could start while the first still streams. Each test
@@ -108,8 +109,10 @@ const usageOf = async (key: string): Promise<{ requests: number; interactions: n
   return ((await response.json()) as { usage: { requests: number; interactions: number } }).usage;
 };
 
-const ledgerOf = async (accountId: string) =>
-  app.services.pool.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM simulations WHERE account_id = ${accountId} ORDER BY created_at`);
+const ledgerOf = async (accountId: string) => {
+  await ledgerWritten(app.services);
+  return app.services.pool.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM simulations WHERE account_id = ${accountId} ORDER BY created_at`);
+};
 
 const smallRun = (key: string, seed: number): Promise<SimulationResponse> => postSimulation(app, { preset: 'finance', num_interactions: 10, seed }, { key });
 

@@ -7,6 +7,7 @@ import { useFileStack } from '../helpers/useFileStack.ts';
 import { ACCEPT, type Format } from '../simulations/scenarioFixtures.ts';
 import { readArchive } from '../datasets/readArchive.ts';
 import { call, tinyModel } from './modelFixtures.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 let app: TestApp;
 useFileStack(
@@ -178,6 +179,7 @@ test('history shows the model run with its version; its replay and a download li
   t.like(run, { preset: 'members', model: { name: 'members', version: 1, digest: me.digest }, status: 'completed' });
   const one = await call(app, 'GET', `/v1/simulations/${id}`, me.key);
   t.deepEqual(one.body.model, { name: 'members', version: 1, digest: me.digest });
+  await ledgerWritten(app.services);
   const ledger = await app.services.pool.one(
     sql.type(z.object({ preset: z.string(), model_version: z.number(), model_digest: z.string() }))`SELECT preset, model_version, model_digest FROM simulations WHERE id = ${id}`,
   );

@@ -52,12 +52,22 @@ const ledger = async (accountId: string) =>
     SELECT id, seed::int AS seed, status FROM simulations WHERE account_id = ${accountId}
   `);
 
+/**
+ * The ledger once it holds `count` rows: each API process writes a run's row after its answer
+ * (api/runs/createRun.ts), so a test in another process waits for it.
+ */
+const ledgerOf = (accountId: string, count: number) =>
+  eventually(async () => {
+    const rows = await ledger(accountId);
+    return rows.length >= count ? rows : undefined;
+  }, 15_000, 20);
+
 test.serial('every result reaches the API process that waits for it, whichever worker ran it', async (t) => {
   const account = await buildAccount(pool, { plan: 'enterprise' });
   const { key } = await buildApiKey(pool, account.id);
   const seeds = Array.from({ length: 16 }, (_, index) => 1000 + index);
   const responses = await Promise.all(seeds.map((seed, index) => simulate(apis[index % 2]!.url, key, { preset: 'education', num_interactions: 300, seed })));
-  const rows = new Map((await ledger(account.id)).map((row) => [row.id, row]));
+  const rows = new Map((await ledgerOf(account.id, seeds.length)).map((row) => [row.id, row]));
   for (const [index, response] of responses.entries()) {
     t.is(response.status, 200, response.text.slice(0, 200));
     const body = json(response);
@@ -120,7 +130,7 @@ test.serial('limits are exact across processes: 12 simultaneous requests of a fr
   resumed = true;
   const all = await Promise.all(pending);
   t.is(all.filter((response) => response.status === 200).length, 1);
-  t.deepEqual((await ledger(account.id)).map((row) => row.status), ['completed']);
+  t.deepEqual((await ledgerOf(account.id, 1)).map((row) => row.status), ['completed']);
 });
 
 test.serial('restarting one worker mid-load loses no job', async (t) => {
@@ -138,7 +148,7 @@ test.serial('restarting one worker mid-load loses no job', async (t) => {
     t.is(response.status, 200, response.text.slice(0, 200));
     t.is(json(response).seed, seeds[index]);
   }
-  const rows = await ledger(account.id);
+  const rows = await ledgerOf(account.id, seeds.length);
   t.is(rows.length, seeds.length);
   t.true(rows.every((row) => row.status === 'completed'));
 });

@@ -10,6 +10,7 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 let app: TestApp;
 let stopWorker: () => Promise<void>;
@@ -102,6 +103,7 @@ test('the alias mobile is resolved once: headers, body, ledger, history and an i
   t.is(first.body.preset, 'mobile_app');
   const simulationId = first.headers.get('simulation-id') ?? '';
 
+  await ledgerWritten(app.services);
   const ledger = await app.services.pool.oneFirst(sql.type(z.object({ preset: z.string() }))`SELECT preset FROM simulations WHERE id = ${simulationId}`);
   t.is(ledger, 'mobile_app');
 

@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 const TIMEOUT_MS = 800;
 
@@ -20,10 +21,12 @@ const withKey = async (app: TestApp): Promise<{ accountId: string; key: string }
   return { accountId: account.id, key };
 };
 
-const ledgerOf = async (app: TestApp, accountId: string) =>
-  app.services.pool.any(sql.type(z.object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable() }))`
+const ledgerOf = async (app: TestApp, accountId: string) => {
+  await ledgerWritten(app.services);
+  return app.services.pool.any(sql.type(z.object({ id: z.string(), status: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable() }))`
     SELECT id, status, started_at, finished_at FROM simulations WHERE account_id = ${accountId}
   `);
+};
 
 const closedPort = async (): Promise<number> => {
   const server = net.createServer();

@@ -8,16 +8,19 @@ import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // docs/fair-use.md#clients-that-leave-or-stop-reading: a client that stops reading.
 const MILLION = 1_000_000;
 
-const statusesOf = async (app: TestApp, accountId: string) =>
-  app.services.pool.any(
+const statusesOf = async (app: TestApp, accountId: string) => {
+  await ledgerWritten(app.services);
+  return app.services.pool.any(
     sql.type(z.object({ status: z.string(), charged_interactions: z.number().nullable() }))`
       SELECT status, charged_interactions FROM simulations WHERE account_id = ${accountId}
     `,
   );
+};
 
 /** Starts a streamed run and reads nothing of its body: its headers (the first bytes) are in when it resolves. */
 const openUnread = async (app: TestApp, key: string, seed: number): Promise<Response> =>

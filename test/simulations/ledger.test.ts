@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
 import { getWithKey } from '../history/historyFixtures.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 let app: TestApp;
 
@@ -67,6 +68,7 @@ test('an admitted request is a queued run of the history, without a ledger row, 
   const response = await pending;
   t.is(response.status, 200, response.text);
   t.is(response.body.simulation_id, job.id);
+  await ledgerWritten(app.services);
   const completed = await findSimulation(app.services.pool, job.id);
   t.like(completed, {
     account_id: account.id,

@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/testDatabase.ts';
 import { postSimulation } from './postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // The API reaches PostgreSQL through a proxy that can let a ledger statement commit and then lose its
 // acknowledgement with the connection (issue 18.1): what the client is told must agree with the ledger.
@@ -52,6 +53,7 @@ test.serial('a settlement that committed but lost its acknowledgement is retried
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 3, seed: 7 }, { key });
   await lost;
   t.is(response.status, 200);
+  await ledgerWritten(app.services);
   t.is((await findSimulation(app.services.pool, response.body.simulation_id))?.status, 'completed');
   t.like(await usageOf(key), { usage: { requests: 1, interactions: 3 } });
 });
@@ -63,6 +65,7 @@ test.serial('an admission whose ledger row committed but lost its acknowledgemen
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 2, seed: 8 }, { key });
   await lost;
   t.is(response.status, 200);
+  await ledgerWritten(app.services);
   t.is((await findSimulation(app.services.pool, response.body.simulation_id))?.status, 'completed');
   t.like(await usageOf(key), { usage: { requests: 1, interactions: 2 } });
 });

@@ -10,17 +10,20 @@ import { spawnWorkerProcess, startTestWorker } from '../helpers/startTestWorker.
 import { sampleValue, scrape } from '../ops/scrape.ts';
 import { postSimulation } from './postSimulation.ts';
 import { streamSimulation } from './streamBody.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // docs/formats.md#large-runs-are-streamed (a worker lost mid-stream) and
 // docs/fair-use.md#clients-that-leave-or-stop-reading (a client that leaves).
 const MILLION = 1_000_000;
 
-const ledgerOf = async (app: TestApp, accountId: string) =>
-  app.services.pool.any(
+const ledgerOf = async (app: TestApp, accountId: string) => {
+  await ledgerWritten(app.services);
+  return app.services.pool.any(
     sql.type(z.object({ id: z.string(), status: z.string(), charged_interactions: z.number().nullable() }))`
       SELECT id, status, charged_interactions FROM simulations WHERE account_id = ${accountId} ORDER BY created_at
     `,
   );
+};
 
 const usageOf = async (app: TestApp, key: string): Promise<{ requests: number; interactions: number }> => {
   const response = await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } });

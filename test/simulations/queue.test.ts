@@ -9,6 +9,7 @@ import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import type { TestApp } from '../helpers/startTestApp.ts';
 import { useFileStack } from '../helpers/useFileStack.ts';
 import { postSimulation, rawData } from './postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 let app: TestApp;
 let key: string;
@@ -107,6 +108,7 @@ test('the ledger row of a completed run records who asked, what ran, and the wor
   const apiKey = await buildApiKey(app.services.pool, account.id);
   const response = await postSimulation(app, { preset: 'finance', num_interactions: 25, seed: 99 }, { key: apiKey.key });
   t.is(response.status, 200);
+  await ledgerWritten(app.services);
   const row = await findSimulation(app.services.pool, response.body.simulation_id);
   if (row === null) {
     t.fail('no ledger row');

@@ -15,6 +15,7 @@ import { connectTestRedis, TEST_REDIS } from '../helpers/testRedis.ts';
 import { startRedisServer } from '../helpers/startRedisServer.ts';
 import { queuePrefix } from '../../shared/redis/queuePrefix.ts';
 import { postSimulation } from './postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // Two API processes (two apps on one database and one queue prefix) and one worker.
 let first: TestApp;
@@ -103,6 +104,7 @@ test('a run the engine refuses is reported at once as failed, not left to the de
   t.is(error.status, 500);
   t.is(error.code, 'internal_error');
   // Reported by the worker, not waited out: the deadline (30 s) would have made it a timed_out row.
+  await ledgerWritten(first.services);
   const rows = await first.services.pool.any(sql.type(z.object({ status: z.string(), started_at: z.string().nullable() }))`
     SELECT status, started_at FROM simulations WHERE account_id = ${account.id}
   `);

@@ -10,6 +10,7 @@ import { freePort } from '../helpers/freePort.ts';
 import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { postSimulation } from './postSimulation.ts';
 import { streamSimulation } from './streamBody.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // Faults on the reply path: Redis (a redis-server of the test's own) flushed under a waiting run, and the
 // data plane's link from worker to API process broken mid-stream.
@@ -30,6 +31,7 @@ test('Redis losing its data (FLUSHALL) fails the waiting request fast with 503 s
   const response = await pending;
   t.is(response.status, 503, response.text);
   t.is(response.body.error.details.code, 'service_unavailable');
+  await ledgerWritten(app.services);
   const rows = await app.services.pool.any(sql.type(z.object({ status: z.string() }))`SELECT status FROM simulations WHERE account_id = ${caller.accountId}`);
   t.deepEqual(rows, [{ status: 'failed' }]);
 });

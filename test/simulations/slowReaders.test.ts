@@ -7,16 +7,19 @@ import { openSlowReader } from '../helpers/openSlowReader.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
 import { postSimulation } from './postSimulation.ts';
+import { ledgerWritten } from '../helpers/ledgerWritten.ts';
 
 // docs/fair-use.md, "Clients that leave or stop reading": a client that reads slowly is never cut off by
 // the stall timeout, and one that holds its run on back-pressure until the deadline pays for what it got.
 
-const ledgerOf = async (app: TestApp, accountId: string) =>
-  app.services.pool.any(
+const ledgerOf = async (app: TestApp, accountId: string) => {
+  await ledgerWritten(app.services);
+  return app.services.pool.any(
     sql.type(z.object({ status: z.string(), charged_interactions: z.number().nullable() }))`
       SELECT status, charged_interactions FROM simulations WHERE account_id = ${accountId}
     `,
   );
+};
 
 const usageOf = async (app: TestApp, key: string): Promise<{ requests: number; interactions: number }> => {
   const response = await fetch(`${app.url}/v1/usage`, { headers: { Authorization: `Bearer ${key}` } });

@@ -1,6 +1,4 @@
 import Router from '@koa/router';
-import { sumCompletedUsage } from '../../../shared/db/queries/usage.ts';
-import { listDailyStreamUsage, listDailyUsage } from '../../../shared/db/queries/usageDaily.ts';
 import { validationFailed } from '../../../shared/errors/errors.ts';
 import { monthlyPeriod, type MonthlyPeriod } from '../../../shared/limits/monthlyPeriod.ts';
 import type { AppState } from '../../AppState.ts';
@@ -12,7 +10,7 @@ import { dailyUsageQuerySchema, type DailyUsageResponse } from './dailyUsageSche
 import { presentDailyUsage } from './presentDailyUsage.ts';
 import { presentUsage } from './presentUsage.ts';
 import { inflightUsageRows } from './inflightUsageRows.ts';
-import { readInflightRuns } from '../../runs/readInflightRuns.ts';
+import { readDailyRunUsage, readRunUsage } from '../../runs/readRunUsage.ts';
 
 /** The period a `YYYY-MM` names; monthlyPeriod is left to the current month, which it caches. */
 const periodOf = (key: string): MonthlyPeriod => {
@@ -23,12 +21,13 @@ const periodOf = (key: string): MonthlyPeriod => {
 export const usageRoutes = (services: Services): Router<AppState> => {
   const router = new Router<AppState>();
 
-  // Read from the ledger, the durable truth, so the figures survive any loss of Redis.
+  // Read from the ledger, the durable truth, so the figures survive any loss of Redis, with the runs
+  // settled whose rows are still being written (api/runs/readRunUsage.ts).
   router.get('/v1/usage', authenticate(services), async (ctx) => {
     const principal = requirePrincipal(ctx.state);
     const plan = principal.limits;
     const period = monthlyPeriod(services.now());
-    const usage = await sumCompletedUsage(services.pool, principal.accountId, period.start);
+    const usage = await readRunUsage(services, principal.accountId, period);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = presentUsage(plan, period, usage);
   });
@@ -50,15 +49,12 @@ export const usageRoutes = (services: Services): Router<AppState> => {
         : query.credential === 'session'
           ? { type: 'session' as const }
           : { type: 'api_key' as const, apiKeyId: query.credential };
-    // The current month's runs in flight are in Redis, not yet in the ledger's rollup; streams are counted
-    // from their own table, as GET /v1/usage counts them (docs/limits.md).
+    // The current month's runs in flight, or settled with their rows being written, are in Redis, not yet in
+    // the ledger's rollup; streams are counted from their own table, as GET /v1/usage counts them
+    // (docs/limits.md).
     const filter = { accountId, periodStart: period.start.toISOString(), ...(credential === undefined ? {} : { credential }) };
-    const [rows, streams, inflight] = await Promise.all([
-      listDailyUsage(services.pool, filter),
-      listDailyStreamUsage(services.pool, filter),
-      period.key === current.key ? readInflightRuns(services, accountId) : Promise.resolve([]),
-    ]);
-    const body: DailyUsageResponse = presentDailyUsage(period, now, [...rows, ...streams, ...inflightUsageRows(inflight, period, credential)]);
+    const { rows, pending } = await readDailyRunUsage(services, filter, period, period.key === current.key);
+    const body: DailyUsageResponse = presentDailyUsage(period, now, [...rows, ...inflightUsageRows(pending, period, credential)]);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });

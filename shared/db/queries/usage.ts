@@ -49,13 +49,22 @@ export const readLedgerQuota = async (
     FROM period
   `);
 
+const completedUsageSchema = totalsSchema.extend({ recorded: z.array(z.string()) });
+
 /**
  * What the usage endpoint reports: settled runs that were charged, plus streams as readLedgerQuota counts
  * them (a running one holds its whole reservation, an ended one what it was charged; docs/streams.md), so
- * the answer matches the quota that admits the next request.
+ * the answer matches the quota that admits the next request. `recorded` is which of `pending` (runs Redis
+ * holds settled, whose rows are written after their answer) the ledger has already, in the same
+ * statement, so one snapshot: the caller adds the others, and a row committing meanwhile is counted once.
  */
-export const sumCompletedUsage = async (connection: CommonQueryMethods, accountId: string, periodStart: Date): Promise<UsageTotals> =>
-  connection.one(sql.type(totalsSchema)`
+export const sumCompletedUsage = async (
+  connection: CommonQueryMethods,
+  accountId: string,
+  periodStart: Date,
+  pending: readonly string[] = [],
+): Promise<UsageTotals & { readonly recorded: readonly string[] }> =>
+  connection.one(sql.type(completedUsageSchema)`
     WITH runs AS (
       SELECT count(*)::int AS requests, coalesce(sum(charged_interactions), 0)::bigint AS interactions
       FROM simulations
@@ -66,9 +75,18 @@ export const sumCompletedUsage = async (connection: CommonQueryMethods, accountI
       FROM streams
       WHERE account_id = ${accountId} AND period_start = ${periodStart.toISOString()}
     )
-    SELECT runs.requests + live.requests AS requests, runs.interactions + live.interactions AS interactions
+    SELECT runs.requests + live.requests AS requests, runs.interactions + live.interactions AS interactions,
+      ${
+        pending.length === 0
+          ? sql.fragment`'{}'::text[]`
+          : sql.fragment`(SELECT coalesce(array_agg(id::text), '{}') FROM simulations WHERE id = ANY(${sql.array(pending, 'uuid')}))`
+      } AS recorded
     FROM runs, live
   `);
+
+/** Which of `ids` the ledger has a row for. */
+export const findRecordedRuns = async (connection: CommonQueryMethods, ids: readonly string[]): Promise<readonly string[]> =>
+  ids.length === 0 ? [] : connection.anyFirst(sql.type(z.object({ id: z.string() }))`SELECT id::text AS id FROM simulations WHERE id = ANY(${sql.array(ids, 'uuid')})`);
 
 const staleSchema = z.object({ id: z.string(), account_id: z.string(), num_interactions: z.number(), period_start: z.string() });
 
