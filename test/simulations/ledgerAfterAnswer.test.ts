@@ -47,6 +47,9 @@ test.after.always(async () => {
   await proxy?.close();
   await direct?.end();
   await database?.drop();
+  // Should anything still hold this process ten seconds after its last hook, say what (the timer itself
+  // keeps nothing alive).
+  setTimeout(() => process.stderr.write(`still running after the hooks: ${process.getActiveResourcesInfo().join(', ')}\n`), 10_000).unref();
 });
 
 const caller = async (): Promise<{ accountId: string; key: string }> => {
