@@ -5,6 +5,9 @@ export type SimulationPool = Piscina<SimulationTask, SimulationTaskResult>;
 
 const THREAD_ENTRY = new URL('./runSimulationTask.ts', import.meta.url).href;
 
+/** A pool thread's young generation, MB: V8's two semi-spaces and its space for new large objects. */
+const YOUNG_GENERATION_MB = 16;
+
 /**
  * A fixed pool of engine threads. Threads start with the pool and never idle out, so no request pays a
  * thread's start-up. A worker takes up to `runs` jobs at once and each thread runs its share of them
@@ -23,6 +26,9 @@ export const createSimulationPool = (threads: number, runs: number = threads): S
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    // A thread holds at most a few chunks (streamed runs) or one small body; this is ample headroom.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    // A thread holds at most a few chunks (streamed runs) or one small body; this is ample headroom. Its
+    // young generation is bounded too: left to its default (192 MB on the 24 GB test host), the Parquet
+    // writer's short-lived garbage (~0.7 GB a 1,000,000-record run, ~10 MB of it live at once) made V8 grow
+    // it to 32 or 64 MB, resident from then on (docs/architecture.md#a-workers-memory).
+    resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });

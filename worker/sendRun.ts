@@ -7,6 +7,11 @@ import { ABORT_RUN, type SimulationTask, type SimulationTaskResult, type ThreadC
 
 const { headers: HEADERS, frameHeader } = dataPlaneProtocol;
 
+/** Frees a buffer's memory now rather than at a collection: detached, it holds no bytes. */
+const freeBuffer = (bytes: Uint8Array): void => {
+  (bytes.buffer as ArrayBuffer).transfer(0);
+};
+
 /**
  * How one attempt to deliver a run ended:
  * - `delivered`: the API process has the whole body and the outcome;
@@ -97,8 +102,13 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
   const pastDeadline = (): SendOutcome => (heldByClient ? 'held' : 'deadline');
 
   let skip = 0;
-  // Frames go out in order; a frame whose bytes the client already has is left out (a resumed run).
-  const writeFrame = (bytes: Uint8Array, records: number): boolean => {
+  /**
+   * Frames go out in order; a frame whose bytes the client already has is left out (a resumed run). With
+   * `release`, the chunk's buffer is freed once the session has written it: a dropped buffer is freed only
+   * by a collection, which this thread, allocating little, runs only after tens of MB of them
+   * (docs/architecture.md#a-workers-memory).
+   */
+  const writeFrame = (bytes: Uint8Array, records: number, release = false): boolean => {
     let payload = bytes;
     if (skip > 0) {
       const cut = Math.min(skip, payload.length);
@@ -106,10 +116,14 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
       payload = payload.subarray(cut);
     }
     if (payload.length === 0 || stream.closed || stream.destroyed) {
+      if (release) freeBuffer(bytes);
       return true;
     }
     stream.write(frameHeader(payload.length, records));
-    return stream.write(payload);
+    // Only after a write that succeeded: a failed one may end before the session has let go of the bytes.
+    return stream.write(payload, (error) => {
+      if (release && error == null) freeBuffer(bytes);
+    });
   };
   const drained = (): Promise<void> =>
     new Promise<void>((resolve) => {
@@ -169,7 +183,8 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
         allReceived?.();
       }
       writing = writing.then(async () => {
-        if (!writeFrame(chunk.bytes, chunk.records) && !stream.closed && !stream.destroyed) {
+        // The chunk's buffer is this thread's alone (transferred from the pool thread): freed once written.
+        if (!writeFrame(chunk.bytes, chunk.records, true) && !stream.closed && !stream.destroyed) {
           await drained();
         }
         // The chunk has left: the thread may make another.

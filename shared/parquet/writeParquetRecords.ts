@@ -1,4 +1,5 @@
 import { ByteWriter, type KeyValue, ParquetWriter } from 'hyparquet-writer';
+import { createRowGroupWriter } from './createRowGroupWriter.ts';
 import { parquetSchema, type ParquetField } from './parquetSchema.ts';
 import { createRowGroupColumns, type SlotSource } from './rowGroupColumns.ts';
 import { ROW_GROUP_ROWS, rowGroupSizes } from './rowGroupSizes.ts';
@@ -49,12 +50,13 @@ export function* writeParquetRecords(file: ParquetFile, options: ParquetChunkOpt
     ...(file.metadata === undefined ? {} : { kvMetadata: [...file.metadata] }),
   });
   const columns = createRowGroupColumns(fields, Math.min(count, ROW_GROUP_ROWS));
+  const writeRowGroup = createRowGroupWriter(writer);
   const streamed = Number.isFinite(options.chunkBytes);
   let first = true;
 
   for (const rows of rowGroupSizes(count)) {
-    // rowGroupSize = rows: this call writes exactly one row group, synchronously (the sink has no flush).
-    void writer.write({ columnData: columns.fill(source, rows), rowGroupSize: rows });
+    // One row group, synchronously (the sink has no flush to wait for).
+    writeRowGroup(columns.fill(source, rows));
     if (options.progress !== undefined) options.progress.records += rows;
     if (streamed && first) {
       // Two pieces: a consumer that holds a chunk until the next exists passes the first on at once, not
