@@ -1,16 +1,11 @@
 import Router from '@koa/router';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { serveRecords } from '../../bulk/serveRecords.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { jsonBody } from '../../middleware/jsonBody.ts';
 import { validateBody } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
-import { admitReplayRun } from '../../runs/admitReplayRun.ts';
-import { findReplay } from '../../runs/findReplay.ts';
-import { holdWhileAnswering } from '../simulations/holdWhileAnswering.ts';
-import { presentRateLimit } from '../simulations/presentRateLimit.ts';
-import { AppError } from '../../../shared/errors/AppError.ts';
+import { serveRecordedRun } from '../simulations/serveRecordedRun.ts';
 import { createDownloadLink } from './createDownloadLink.ts';
 import { type DownloadState, resolveDownloadLink } from './resolveDownloadLink.ts';
 import { createLinkBodySchema, type LinkCreated } from './schema.ts';
@@ -34,19 +29,15 @@ export const downloadRoutes = (services: Services): Router<AppState> => {
   // GET and HEAD, no credentials: the link (404, 410) → the owner's replay admission (rate window, then
   // the run: 409, 410, then a slot) → the records, resumable and coded like GET …/records.
   router.get<DownloadState>('/v1/downloads/:token', resolveDownloadLink(services), async function download(ctx) {
-    const principal = requirePrincipal(ctx.state);
-    const replay = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.state.linkSimulationId ?? '' });
-    const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay: replay instanceof AppError ? replay : replay.spec });
-    presentRateLimit(ctx, admission.rateLimit);
-    if ('refusal' in admission) {
-      throw admission.refusal;
-    }
-    const { run } = admission;
     const format = ctx.state.format ?? 'json';
-    await holdWhileAnswering(ctx, services.logger, run, async () => {
-      const extensions = { json: 'json', ndjson: 'ndjson', csv: 'csv', parquet: 'parquet' } as const;
-      ctx.set('Content-Disposition', `attachment; filename="${run.spec.simulationId}.${extensions[format]}"`);
-      await serveRecords(ctx, services, { run, computeMs: replay instanceof AppError ? null : replay.computeMs, format });
+    await serveRecordedRun(ctx, services, {
+      principal: requirePrincipal(ctx.state),
+      simulationId: ctx.state.linkSimulationId ?? '',
+      format,
+      beforeServing: (run) => {
+        const extensions = { json: 'json', ndjson: 'ndjson', csv: 'csv', parquet: 'parquet' } as const;
+        ctx.set('Content-Disposition', `attachment; filename="${run.spec.simulationId}.${extensions[format]}"`);
+      },
     });
   });
 

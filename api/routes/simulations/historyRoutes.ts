@@ -1,14 +1,10 @@
 import Router from '@koa/router';
 import { resolvePreset } from '../../../shared/engine/index.ts';
-import { AppError } from '../../../shared/errors/AppError.ts';
 import { simulationNotFound } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { requirePrincipal } from '../../auth/requirePrincipal.ts';
-import { admitReplayRun } from '../../runs/admitReplayRun.ts';
-import { findReplay } from '../../runs/findReplay.ts';
 import { findRun } from '../../runs/findRun.ts';
 import { listRuns } from '../../runs/listRuns.ts';
-import { serveRecords } from '../../bulk/serveRecords.ts';
 import { authenticate } from '../../middleware/authenticate.ts';
 import { validateQuery } from '../../middleware/validate.ts';
 import type { Services } from '../../Services.ts';
@@ -16,8 +12,7 @@ import { listSimulationsQuerySchema, type Run, type RunList } from './historySch
 import { presentRun } from './presentRun.ts';
 import { negotiateFormat } from './negotiateFormat.ts';
 import { decodeRunCursor, encodeRunCursor } from './runCursor.ts';
-import { holdWhileAnswering } from './holdWhileAnswering.ts';
-import { presentRateLimit } from './presentRateLimit.ts';
+import { serveRecordedRun } from './serveRecordedRun.ts';
 
 /** The account's runs (docs/api.md#run-history-and-replay): listed, one by one, and their records again. */
 export const historyRoutes = (services: Services): Router<AppState> => {
@@ -63,17 +58,7 @@ export const historyRoutes = (services: Services): Router<AppState> => {
   // and coded per Accept-Encoding (api/bulk/serveRecords.ts).
   router.get('/v1/simulations/:simulation_id/records', authenticate(services), async function records(ctx) {
     const format = negotiateFormat(ctx);
-    const principal = requirePrincipal(ctx.state);
-    const replay = await findReplay(services, { accountId: principal.accountId, simulationId: ctx.params.simulation_id ?? '' });
-    const admission = await admitReplayRun(services, { principal, requestId: ctx.state.requestId, replay: replay instanceof AppError ? replay : replay.spec });
-    presentRateLimit(ctx, admission.rateLimit);
-    if ('refusal' in admission) {
-      throw admission.refusal;
-    }
-    const { run } = admission;
-    await holdWhileAnswering(ctx, services.logger, run, () =>
-      serveRecords(ctx, services, { run, computeMs: replay instanceof AppError ? null : replay.computeMs, format }),
-    );
+    await serveRecordedRun(ctx, services, { principal: requirePrincipal(ctx.state), simulationId: ctx.params.simulation_id ?? '', format });
   });
 
   return router;
