@@ -54,6 +54,12 @@ export class ScenarioSchedule {
   private readonly seen: Uint8Array;
   private readonly labelled: Uint8Array;
   private readonly placed: PlacedEvent[] = [];
+  // Engine 4 in time order makes a subject's record before the merge prints it, and the run may end
+  // first: there the note of an event's first record waits until that record is printed (`confirm`), so
+  // `placed` lists only events that labelled a record of the run (docs/scenarios.md).
+  private holding = false;
+  private held = -1;
+  private heldEvent: PlacedEvent | undefined;
 
   /** `horizon`: the model's episode length, over which random events are spread. */
   constructor(scenario: Scenario | undefined, types: readonly string[], key: readonly [number, number, number, number], horizon: number) {
@@ -166,6 +172,19 @@ export class ScenarioSchedule {
     return this.ends[k]! - 1;
   }
 
+  /** From now on a note waits for `confirm`: its record is made before it is known to be printed. */
+  holdNotes(): void {
+    this.holding = true;
+  }
+
+  /** The record made last was printed: the note it made, if any, counts. */
+  confirm(): void {
+    const event = this.heldEvent;
+    if (event === undefined) return;
+    this.heldEvent = undefined;
+    this.record(this.held, event);
+  }
+
   /** What the run has made of the scenario so far: at the run's end, the result's placed and unplaced. */
   outcome(): ScenarioOutcome {
     return { placed: this.placed, unplaced: this.listed.filter((_, k) => this.labelled[k] === 0) };
@@ -173,13 +192,23 @@ export class ScenarioSchedule {
 
   private note(k: number): void {
     this.seen[k] = 1;
-    if (k < this.listed.length) this.labelled[k] = 1;
-    this.placed.push({
+    const event: PlacedEvent = {
       type: this.typeNames[this.types[k]!]!,
       sequence: this.sequenceId,
       at_step: this.starts[k]!,
       duration: this.ends[k]! - this.starts[k]!,
       intensity: this.intensities[k]!,
-    });
+    };
+    if (this.holding) {
+      this.held = k;
+      this.heldEvent = event;
+    } else {
+      this.record(k, event);
+    }
+  }
+
+  private record(k: number, event: PlacedEvent): void {
+    if (k < this.listed.length) this.labelled[k] = 1;
+    this.placed.push(event);
   }
 }

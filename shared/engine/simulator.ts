@@ -52,6 +52,13 @@ export interface SubjectSimulator extends Simulator {
   /** Where at_time event k starts in the sequence about to run (ScenarioSchedule.setStart). */
   setEventStart(k: number, step: number): void;
   /**
+   * Engine 4 in time order: a record is made before the merge prints it, and may never be; from now on
+   * the scenario outcome counts an event's first record only once `confirmScenarioNote` says it was printed.
+   */
+  holdScenarioNotes(): void;
+  /** The record made last was printed (after holdScenarioNotes). */
+  confirmScenarioNote(): void;
+  /**
    * An account model's clock (docs/models.md#running-a-model, `clock`): the seconds before the record just
    * written, its start_offset_seconds on a sequence's first record, its step_seconds after. Presets have none.
    */

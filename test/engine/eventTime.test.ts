@@ -3,6 +3,8 @@ import { generateRecords, writeRecordsJson } from '../../shared/engine/index.ts'
 import type { PresetName, SimulationRecord } from '../../shared/engine/index.ts';
 import { InstantHeap } from '../../shared/engine/eventTime/InstantHeap.ts';
 import { parseTimestamp } from '../../shared/engine/parseTimestamp.ts';
+import type { Scenario } from '../../shared/engine/scenario.ts';
+import { scenarioOutcomeOf } from '../../shared/engine/scenarioOutcomeOf.ts';
 import { isoTimestamp, writeTimestamp } from '../../shared/engine/writeTimestamp.ts';
 import { compiled, definition } from '../models/helpers/modelFixtures.ts';
 
@@ -135,4 +137,51 @@ test('an account model under engine 4: its clock places each record (start_offse
   const plain = generateRecords({ ...input, model: compiled(definition(), 'plain') });
   t.is(plain[0]!.event_time, '2026-01-01T00:00:00.000Z');
   t.is(plain[1]!.event_time, '2026-01-01T00:00:01.000Z');
+});
+
+test('in time order the outcome counts only printed records: placed is every event that labelled a record of the run, each within its window, and a listed event that labelled none is unplaced', (t) => {
+  // A subject's next record is made before the merge prints it; the run ends with one made and not
+  // printed per live subject, and an event starting there labels nothing the client receives.
+  const scenario: Scenario = {
+    events: [
+      { type: 'fatigue', sequence: 'all', at_step: 5, duration: 20, intensity: 1 },
+      { type: 'difficulty_spike', sequence: 3, at_time: '2026-01-09T00:00:00.000Z', duration: 30, intensity: 2 },
+      { type: 'mastery_jump', sequence: 'all', at_time: '2026-01-20T12:00:00.000Z', duration: 10, intensity: 0.5 },
+    ],
+  };
+  const runs: { preset: PresetName; profile: string; seed: number; numInteractions: number; population: number; scenario: Scenario }[] = [
+    { preset: 'education', profile: 'fast_accurate', seed: 42, numInteractions: 2000, population: 50, scenario },
+    { preset: 'education', profile: 'fast_accurate', seed: 42, numInteractions: 12_000, population: 1, scenario },
+    { preset: 'finance', profile: 'growth_investor', seed: 9, numInteractions: 3000, population: 200, scenario: { random: { types: ['market_crash', 'rally'], per_sequence: 2, duration: [3, 12], intensity: [0.5, 2], min_gap: 4 } } },
+  ];
+  let unprinted = 0;
+  for (const input of runs) {
+    const run = { ...input, serviceVersion: '4.0.0', order: 'time' as const };
+    const records = generateRecords(run);
+    const { placed, unplaced } = scenarioOutcomeOf(run);
+    // Each record's place in its sequence, and the events that labelled a printed record.
+    const steps = new Map<number, number>();
+    const labelAt = new Map<string, unknown>();
+    const labelled = new Set<string>();
+    for (const record of records) {
+      const sequence = Number(record.sequence_id);
+      const step = (steps.get(sequence) ?? 0) + 1;
+      steps.set(sequence, step);
+      labelAt.set(`${sequence}:${step}`, record.scenario_event);
+      if (record.scenario_event !== null) labelled.add(`${sequence}:${String(record.scenario_event)}`);
+    }
+    t.deepEqual([...new Set(placed.map((event) => `${event.sequence}:${event.type}`))].sort(), [...labelled].sort(), `${input.preset} population ${input.population}`);
+    // Each labelled a printed record of its window (its first, unless an event listed before it covers that).
+    for (const event of placed) {
+      const window = Array.from({ length: event.duration }, (_, i) => labelAt.get(`${event.sequence}:${event.at_step + i}`));
+      t.true(window.includes(event.type), `${event.type} in sequence ${event.sequence} at ${event.at_step}`);
+    }
+    // The same run with a record more prints what this one made ahead: what it places is a superset.
+    const longer = scenarioOutcomeOf({ ...run, numInteractions: run.numInteractions + run.population });
+    unprinted += longer.placed.length - placed.length;
+    for (const event of input.scenario.events ?? []) {
+      t.is(unplaced.includes(event), !placed.some((each) => each.type === event.type && (event.sequence === 'all' || each.sequence === event.sequence)));
+    }
+  }
+  t.true(unprinted > 0, 'some run ends with an event whose first record was made but not printed');
 });

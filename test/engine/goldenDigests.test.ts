@@ -135,9 +135,10 @@ for (const [preset, profile, digest] of GOLDEN_LARGE_POPULATION) {
 }
 
 // Engine 4 in time order with a scenario: the records and what the result says was placed. A time-ordered
-// run makes each subject's next record before printing it, and `placed` counts the events of records made,
-// so these pin how far ahead it makes them; with one subject, a place freed by a sequence's shadow end ties
-// with its last record, so the first also pins the order the heap gives such ties.
+// run makes each subject's next record before printing it, and `placed` counts only the events of records
+// printed (with one subject, the record made last is never printed: the first outcome changed when that was
+// mended, docs/decisions.md#placed-counts-printed-records); with one subject, a place freed by a sequence's
+// shadow end ties with its last record, so the first also pins the order the heap gives such ties.
 const AT_TIME_SCENARIO: Scenario = {
   events: [
     { type: 'fatigue', sequence: 'all', at_step: 5, duration: 20, intensity: 1 },
@@ -146,7 +147,7 @@ const AT_TIME_SCENARIO: Scenario = {
   ],
 };
 const GOLDEN_TIME_ORDER_SCENARIO: [string, number, string, string][] = [
-  ['fast_accurate', 1, '993bdfc94f27c4a430bb804c69c77d8c39bae45d8790c7dec9542acf490625da', '99de82922dcb1f5318d298edc5eae4ac9be4d821d342d65f83bade1c6df47480'],
+  ['fast_accurate', 1, '993bdfc94f27c4a430bb804c69c77d8c39bae45d8790c7dec9542acf490625da', 'c016beec89b2e02d134219d1e486cb32569953a00071f72c1f73c5e6c1b2596d'],
   ['average', 37, '00b4b75f474875ed063058df81ac446cf8258577c9b4794923df84c0d07beb18', '49f837650eda81c9e1141ef286a3170bfdb7afdf26debd9a4dfb71f48bea93ea'],
 ];
 

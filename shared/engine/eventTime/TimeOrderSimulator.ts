@@ -26,9 +26,10 @@ const BATCH = 8;
  * next sequence_id. Memory is the live subjects, never the run: a run of any length holds about
  * `population` subjects, their records made ahead and heap entries.
  *
- * A run with a scenario makes one record ahead, as engine 4 was released with: the scenario outcome notes
- * an event when a record it labels is made, and a place freed by a shadow end may tie with a record in the
- * heap, so both depend on how far ahead records are made and on the heap's exact pops and pushes.
+ * A run with a scenario makes one record ahead, as engine 4 was released with: a place freed by a shadow
+ * end may tie with a record in the heap, so the order depends on the heap's exact pops and pushes. Its
+ * subjects count an event in the scenario outcome only once the merge prints a record it labels (a record
+ * made ahead may never be: the run ends first).
  */
 export class TimeOrderSimulator implements Simulator {
   readonly values: Float64Array;
@@ -83,6 +84,7 @@ export class TimeOrderSimulator implements Simulator {
       const ahead = this.ahead;
       const values = this.values;
       ahead.take(slot, values, ++this.count);
+      if (!this.plain) this.subjects[slot]!.confirmScenarioNote();
       if (!ahead.hasMore(slot) && ahead.ended(slot)) {
         heap.pop();
         this.spare.push(slot);
@@ -128,7 +130,9 @@ export class TimeOrderSimulator implements Simulator {
     let slot = this.spare.pop();
     if (slot === undefined) {
       slot = this.subjects.length;
-      this.subjects.push(this.makeSubject());
+      const made = this.makeSubject();
+      if (!this.plain) made.holdScenarioNotes();
+      this.subjects.push(made);
       this.ahead.reserve(slot);
       if (slot >= this.ownEnd.length) {
         const grown = new Uint8Array(2 * this.ownEnd.length);

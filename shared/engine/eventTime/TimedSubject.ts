@@ -63,6 +63,16 @@ export class TimedSubject {
     for (let j = 2; j < from.length; j++) to[at + j + 1] = from[j]!;
   }
 
+  /** Its events count once their record is printed (a time-ordered run's merge; SubjectSimulator). */
+  holdScenarioNotes(): void {
+    this.base.holdScenarioNotes();
+  }
+
+  /** The record made last was printed. */
+  confirmScenarioNote(): void {
+    this.base.confirmScenarioNote();
+  }
+
   /** What this subject's sequences made of the scenario so far (Simulator.scenarioOutcome). */
   scenarioOutcome(): ScenarioOutcome | undefined {
     return this.base.scenarioOutcome?.();

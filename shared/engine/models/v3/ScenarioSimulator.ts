@@ -35,6 +35,16 @@ export abstract class ScenarioSimulator<P> {
     this.schedule.setStart(k, step);
   }
 
+  /** Engine 4 in time order: events count once their record is printed (SubjectSimulator). */
+  holdScenarioNotes(): void {
+    this.schedule.holdNotes();
+  }
+
+  /** Engine 4 in time order: the record made last was printed (SubjectSimulator). */
+  confirmScenarioNote(): void {
+    this.schedule.confirm();
+  }
+
   /** Engine 4: whether the last record written ended its sequence (SubjectSimulator). */
   get sequenceEnded(): boolean {
     return this.sequence.sequenceEnded;
