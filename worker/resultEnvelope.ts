@@ -1,5 +1,6 @@
 import type { RunTimingSpec } from '../shared/engine/RunTimingSpec.ts';
-import type { PlacedEvent, Scenario, ScenarioEvent, ScenarioOutcome } from '../shared/engine/scenario.ts';
+import type { Scenario, ScenarioOutcome } from '../shared/engine/scenario.ts';
+import { eventJson } from './eventJson.ts';
 import type { SimulationTask } from './simulationTask.ts';
 
 export interface ResultEnvelope {
@@ -11,13 +12,6 @@ export interface ResultEnvelope {
    */
   readonly tail: (computeMs: number, outcome: ScenarioOutcome | undefined) => Uint8Array;
 }
-
-// An event names at_step or (engine 4) at_time, in the place at_step has; a placed event always its step.
-const eventJson = (event: ScenarioEvent | PlacedEvent): string => {
-  const { type, sequence, at_step, duration, intensity } = event;
-  const at_time = 'at_time' in event ? event.at_time : undefined;
-  return at_time === undefined ? JSON.stringify({ type, sequence, at_step, duration, intensity }) : JSON.stringify({ type, sequence, at_time, duration, intensity });
-};
 
 /**
  * The scenario as the result echoes it, its keys in one order whatever order the object holds them in

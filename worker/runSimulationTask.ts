@@ -1,6 +1,7 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { CHUNK_BYTES, writeRecordChunks } from '../shared/engine/index.ts';
 import { writeParquetChunks } from '../shared/parquet/writeParquetChunks.ts';
+import { outcomeLine } from './outcomeLine.ts';
 import { resultEnvelope } from './resultEnvelope.ts';
 import { runInputOf } from './runInputOf.ts';
 import { ABORT_RUN, type SimulationTask, type SimulationTaskResult, THREAD_WINDOW_CHUNKS, type ThreadChunk } from './simulationTask.ts';
@@ -16,7 +17,7 @@ const FIRST_CHUNK_BYTES = 16 * 1024;
  */
 export async function runSimulationTask(task: SimulationTask): Promise<SimulationTaskResult> {
   const started = performance.now();
-  const { port, format } = task;
+  const { port, format, outcomeLine: withOutcome } = task;
   const envelope = format === 'json' ? resultEnvelope(task) : undefined;
   // A model is compiled here, in the thread that runs it (cached by digest), never sent compiled.
   const input = runInputOf(task);
@@ -38,7 +39,9 @@ export async function runSimulationTask(task: SimulationTask): Promise<Simulatio
     progress,
     tail: (outcome) => {
       computeMs = Math.round(performance.now() - started);
-      return envelope === undefined ? NO_BYTES : envelope.tail(computeMs, outcome);
+      if (envelope !== undefined) return envelope.tail(computeMs, outcome);
+      // A dataset's run: the engine's outcome as the body's last line (shared/jobs/simulationJob.ts).
+      return withOutcome === true ? outcomeLine(outcome) : NO_BYTES;
     },
   });
 

@@ -1,132 +1,166 @@
 import { internalError } from '../../shared/errors/errors.ts';
 import { EVENT_TIME_ENGINE_MAJOR } from '../../shared/engine/RunTimingSpec.ts';
-import { engineInputOf } from '../../shared/runs/engineInputOf.ts';
-import { ScenarioTracker } from '../../shared/engine/ScenarioTracker.ts';
 import type { DatasetArchive } from './DatasetArchive.ts';
 import { type DatasetLayout, numericFields } from './datasetLayouts.ts';
-import { recordTimestamp } from './recordTimestamp.ts';
-import type { DatasetRecord, RecordRun } from './streamRunRecords.ts';
+import { type RowFormat, SequenceFile } from './SequenceFile.ts';
+import type { DatasetRecord, RecordRun, RunOutcome } from './streamRunRecords.ts';
 
-/** One file of the archive, as the manifest lists it. */
-interface DatasetFile {
-  readonly path: string;
-  readonly sequence: number;
-  rows: number;
-  /** Event windows in the file (0 in a train file). */
-  anomalies: number;
-  anomalous_rows: number;
-}
-
-/** A run of records covered by one event: NAB's window, TimeEval's anomaly. */
-interface EventWindow {
-  readonly type: string;
-  readonly start: string | number;
-  end: string | number;
-}
+/**
+ * The rows of a time-ordered run one pass keeps in memory (as their CSV rows, some hundred bytes each, so
+ * tens of megabytes) before writing their files: each further group of sequences costs one more run of
+ * the inputs on the workers (docs/datasets.md#time-ordered-runs). A sequence longer than this is a group
+ * of its own.
+ */
+const ROW_BUDGET = 100_000;
 
 export interface DatasetSource {
-  /** Streams a run's records to `onRecord`; the scenario is absent for the matched clean run. */
-  readonly records: (run: RecordRun, onRecord: (record: DatasetRecord) => void) => Promise<void>;
+  /**
+   * Streams a run's records to `onRecord` and resolves with what the engine made of its scenario; the
+   * scenario is absent for the matched clean run.
+   */
+  readonly records: (run: RecordRun, onRecord: (record: DatasetRecord) => void) => Promise<RunOutcome>;
 }
 
 export interface DatasetOptions {
   readonly layout: DatasetLayout;
   /** NAB's value column: a numeric field of the preset; the first when absent. */
   readonly field?: string | undefined;
+  /** A time-ordered run's rows per pass; ROW_BUDGET when absent. */
+  readonly rowBudget?: number;
 }
 
+/** Sequences (ascending) cut into groups whose rows fit the budget, in order. */
+const groupsOf = (counts: ReadonlyMap<number, number>, budget: number): number[][] => {
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let rows = 0;
+  for (const sequence of [...counts.keys()].sort((a, b) => a - b)) {
+    const own = counts.get(sequence)!;
+    if (group.length > 0 && rows + own > budget) {
+      groups.push(group);
+      group = [];
+      rows = 0;
+    }
+    group.push(sequence);
+    rows += own;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+};
+
 /**
- * Writes a scenario run as a detection benchmark into `archive`, one sequence per file, as the records
- * stream in: TimeEval's test files (every numeric field a value column, the labels) then its train files
- * (the same sequences in the run without the scenario: the matched counterfactual) and its registry; or
- * NAB's data files and label files. The manifest, last, lists the inputs, what was placed, every file
- * and the column map. Only one sequence's file is open at a time and nothing per record is kept.
+ * Writes a scenario run as a detection benchmark into `archive`, one sequence per file: TimeEval's test
+ * files (every numeric field a value column, the labels) then its train files (the same sequences in the
+ * run without the scenario: the matched counterfactual) and its registry; or NAB's data files and label
+ * files. The manifest, last, lists the inputs, what the engine placed (the run's outcome line), every
+ * file and the column map. The run is never held whole: a run in sequence order streams into its files
+ * as it comes, one file open at a time; a time-ordered run, whose sequences interleave, is made again per
+ * group of sequences that fits `rowBudget` (docs/datasets.md#time-ordered-runs).
  */
 export const writeDataset = async (archive: DatasetArchive, source: DatasetSource, run: RecordRun, options: DatasetOptions): Promise<void> => {
   const fields = numericFields(run.serviceVersion, run.preset, run.model);
   const nab = options.layout === 'nab';
   const valueFields = nab ? [options.field ?? fields[0]!] : fields;
   const columns: Record<string, string> = nab ? { value: valueFields[0]! } : Object.fromEntries(fields.map((field, i) => [`value-${i}`, field]));
-  if (run.model !== undefined && run.compiled === undefined) throw internalError();
-  const input = engineInputOf(run, run.compiled);
-  const tracker = new ScenarioTracker(input);
-  const files: DatasetFile[] = [];
-  const windows = new Map<number, EventWindow[]>();
   const header = nab ? 'timestamp,value\n' : `timestamp,${fields.map((_, i) => `value-${i}`).join(',')},is_anomaly,anomaly_type\n`;
+  const budget = options.rowBudget ?? ROW_BUDGET;
+  const timeOrdered = run.timing?.order === 'time';
 
-  let file: DatasetFile | undefined;
-  let lastEvent = -1;
-  const openFile = (path: string, sequence: number): DatasetFile => {
-    if (file !== undefined) archive.close();
-    archive.open(path);
+  const testRow: RowFormat = (record, timestamp, label) => {
+    const values = valueFields.map((field) => String(record[field]));
+    return nab ? `${timestamp},${values[0]}\n` : `${timestamp},${values.join(',')},${label === null ? 0 : 1},${label ?? ''}\n`;
+  };
+  const trainRow: RowFormat = (record, timestamp) => `${timestamp},${fields.map((field) => String(record[field])).join(',')},0,\n`;
+
+  const writeFile = (file: SequenceFile, rows: readonly string[]): void => {
+    archive.open(file.entry.path);
     archive.write(header);
-    const opened: DatasetFile = { path, sequence, rows: 0, anomalies: 0, anomalous_rows: 0 };
-    files.push(opened);
-    return opened;
+    for (const row of rows) archive.write(row);
+    archive.close();
   };
 
-  await source.records(run, (record) => {
-    const sequence = record.sequence_id as number;
-    const event = tracker.record(sequence);
-    if (file?.sequence !== sequence) {
-      file = openFile(nab ? `data/${sequence}.csv` : `test/${sequence}.csv`, sequence);
-      windows.set(sequence, []);
-      lastEvent = -1;
-    }
-    const timestamp = recordTimestamp(record, tracker.step);
-    const label = record.scenario_event ?? null;
-    if (event >= 0) {
-      const own = windows.get(sequence)!;
-      if (event !== lastEvent) {
-        own.push({ type: String(label), start: timestamp, end: timestamp });
-        file.anomalies++;
-      } else {
-        own.at(-1)!.end = timestamp;
+  /** A run in sequence order: each sequence's records come together, so each file is written as they come. */
+  const streamed = async (each: RecordRun, open: (sequence: number) => SequenceFile, keep: (sequence: number) => boolean) => {
+    const files: SequenceFile[] = [];
+    let file: SequenceFile | undefined;
+    const outcome = await source.records(each, (record) => {
+      const sequence = record.sequence_id as number;
+      if (!keep(sequence)) return;
+      if (file?.entry.sequence !== sequence) {
+        if (file !== undefined) archive.close();
+        file = open(sequence);
+        files.push(file);
+        archive.open(file.entry.path);
+        archive.write(header);
+      }
+      archive.write(file.row(record));
+    });
+    if (file !== undefined) archive.close();
+    return { outcome, files };
+  };
+
+  /**
+   * A time-ordered run: a first pass counts each sequence's rows (and has the outcome), then each group
+   * of sequences that fits the budget is one more run of the same inputs, whose records of those
+   * sequences are kept as rows and written file by file, in ascending sequence_id.
+   */
+  const grouped = async (each: RecordRun, open: (sequence: number) => SequenceFile, keep: (sequence: number) => boolean) => {
+    const counts = new Map<number, number>();
+    const outcome = await source.records(each, (record) => {
+      const sequence = record.sequence_id as number;
+      if (keep(sequence)) counts.set(sequence, (counts.get(sequence) ?? 0) + 1);
+    });
+    const files: SequenceFile[] = [];
+    for (const group of groupsOf(counts, budget)) {
+      const kept = new Map(group.map((sequence) => [sequence, { file: open(sequence), rows: [] as string[] }]));
+      await source.records(each, (record) => {
+        const own = kept.get(record.sequence_id as number);
+        if (own !== undefined) own.rows.push(own.file.row(record));
+      });
+      for (const [sequence, { file, rows }] of kept) {
+        // The run is a pure function of its inputs: a pass that saw other records is no run to label.
+        if (rows.length !== counts.get(sequence)) throw internalError();
+        writeFile(file, rows);
+        files.push(file);
+        kept.delete(sequence);
+        await archive.ready();
       }
     }
-    lastEvent = event;
-    file.rows++;
-    if (label !== null) file.anomalous_rows++;
-    const values = valueFields.map((field) => String(record[field]));
-    archive.write(nab ? `${timestamp},${values[0]}\n` : `${timestamp},${values.join(',')},${label === null ? 0 : 1},${label ?? ''}\n`);
-  });
-  if (file !== undefined) archive.close();
-  const testFiles = files.slice();
-  const outcome = tracker.outcome();
+    return { outcome, files };
+  };
+  const pass = timeOrdered ? grouped : streamed;
+
+  const tested = await pass(run, (sequence) => new SequenceFile(nab ? `data/${sequence}.csv` : `test/${sequence}.csv`, sequence, testRow), () => true);
+  const testFiles = tested.files;
+  const files = testFiles.map((each) => each.entry);
 
   if (nab) {
     const labels: Record<string, (string | number)[]> = {};
     const nabWindows: Record<string, (string | number)[][]> = {};
     for (const each of testFiles) {
-      const key = `${each.sequence}.csv`;
-      const own = windows.get(each.sequence) ?? [];
-      labels[key] = own.map((window) => window.start);
-      nabWindows[key] = own.map((window) => [window.start, window.end]);
+      const key = `${each.entry.sequence}.csv`;
+      labels[key] = each.windows.map((window) => window.start);
+      nabWindows[key] = each.windows.map((window) => [window.start, window.end]);
     }
     archive.add('labels/combined_labels.json', `${JSON.stringify(labels, null, 2)}\n`);
     archive.add('labels/combined_windows.json', `${JSON.stringify(nabWindows, null, 2)}\n`);
   } else {
-    // The matched counterfactual: the same inputs without the scenario, for the sequences the test has.
-    const tested = new Set(testFiles.map((each) => each.sequence));
-    const steps = new Map<number, number>();
-    file = undefined;
-    await source.records({ ...run, scenario: undefined }, (record) => {
-      const sequence = record.sequence_id as number;
-      if (!tested.has(sequence)) return;
-      if (file?.sequence !== sequence) file = openFile(`train/${sequence}.csv`, sequence);
-      const step = (steps.get(sequence) ?? 0) + 1;
-      steps.set(sequence, step);
-      file.rows++;
-      archive.write(`${recordTimestamp(record, step)},${fields.map((field) => String(record[field])).join(',')},0,\n`);
-    });
-    if (file !== undefined) archive.close();
-    const trained = new Set(files.slice(testFiles.length).map((each) => each.sequence));
+    // The matched counterfactual: the same inputs (order and population too) without the scenario, for
+    // the sequences the test has.
+    const testedSequences = new Set(testFiles.map((each) => each.entry.sequence));
+    const trained = await pass(
+      { ...run, scenario: undefined },
+      (sequence) => new SequenceFile(`train/${sequence}.csv`, sequence, trainRow),
+      (sequence) => testedSequences.has(sequence),
+    );
+    files.push(...trained.files.map((each) => each.entry));
+    const trainedSequences = new Set(trained.files.map((each) => each.entry.sequence));
     const registry = Object.fromEntries(
-      testFiles.map((each) => [
-        String(each.sequence),
+      testFiles.map(({ entry }) => [
+        String(entry.sequence),
         {
-          test_path: each.path,
-          ...(trained.has(each.sequence) ? { train_path: `train/${each.sequence}.csv` } : {}),
+          test_path: entry.path,
+          ...(trainedSequences.has(entry.sequence) ? { train_path: `train/${entry.sequence}.csv` } : {}),
           type: 'synthetic',
           // No seasonal period in these series.
           period: 1,
@@ -145,8 +179,9 @@ export const writeDataset = async (archive: DatasetArchive, source: DatasetSourc
     num_interactions: run.numInteractions,
     engine_version: run.serviceVersion,
     scenario: run.scenario ?? null,
-    placed: outcome.placed,
-    unplaced: outcome.unplaced,
+    // The engine's own outcome, as the run's result lists it.
+    placed: tested.outcome?.placed ?? [],
+    unplaced: tested.outcome?.unplaced ?? [],
     // What the files' timestamps are: engine 4's event_time, or the step within the sequence before it.
     timestamp: Number(run.serviceVersion.split('.')[0]) >= EVENT_TIME_ENGINE_MAJOR ? 'event_time' : 'step',
     columns,

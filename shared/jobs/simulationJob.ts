@@ -12,6 +12,9 @@ const DEADLINE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** BullMQ job name; the queue carries one kind of job, the name only labels it in dashboards. */
 export const SIMULATION_JOB_NAME = 'simulate';
 
+/** The first member of the line an `outcomeLine` run ends with (worker/outcomeLine.ts): what the line is. */
+export const OUTCOME_LINE_TAG = 'scenario_outcome';
+
 /**
  * What travels on the queue: the run's specification (shared/runs/runSpecification.ts) and where to
  * answer, nothing that identifies a person or a credential (no key, no e-mail, no account). The job id is
@@ -45,7 +48,16 @@ export const simulationJobDataSchema = runSpecificationSchema
     replyTo: z.string().min(1).max(200),
     /** The response format; a job from before formats existed is JSON. */
     format: z.enum(OUTPUT_FORMATS).default('json'),
+    /**
+     * An NDJSON run's body ends with one more line, the engine's scenario outcome (worker/outcomeLine.ts):
+     * how a dataset's archive learns `placed` and `unplaced` without running the engine in the API process
+     * (docs/datasets.md#2-the-archive). Set only by the dataset's runs (api/datasets/streamRunRecords.ts);
+     * how one answer is printed, like `format`, not what is run: no part of the run's specification,
+     * ledger, idempotency or history.
+     */
+    outcomeLine: z.literal(true).optional(),
   })
+  .refine((job) => job.outcomeLine === undefined || job.format === 'ndjson', 'an outcome line ends only an NDJSON body')
   .refine((job) => (job.model !== undefined ? job.model.name === job.preset : (PRESET_NAMES as readonly string[]).includes(job.preset)), 'preset names no preset, or not the model');
 
 export type SimulationJobData = z.infer<typeof simulationJobDataSchema>;

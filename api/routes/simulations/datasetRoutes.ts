@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { describeError } from '../../../shared/errors/describeError.ts';
-import { ClientAbortedError, internalError, validationFailed } from '../../../shared/errors/errors.ts';
+import { ClientAbortedError, validationFailed } from '../../../shared/errors/errors.ts';
 import type { AppState } from '../../AppState.ts';
 import { AppError } from '../../../shared/errors/AppError.ts';
 import type { RunSpecification } from '../../../shared/runs/runSpecification.ts';
@@ -51,7 +51,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
     }
     const { run } = admission;
     const { spec } = run;
-    await holdWhileAnswering(ctx, services.logger, run, async () => {
+    await holdWhileAnswering(ctx, services.logger, run, () => {
       // Answered 503 now rather than as a cut archive.
       services.simulations.assertAvailable();
       const archive = new DatasetArchive();
@@ -59,16 +59,13 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) gone.abort();
       });
-      // A model run's archive is made from its recorded version, compiled once (api/models/createModelStore.ts).
-      const model = spec.model === undefined ? undefined : await services.models.recorded(principal.accountId, spec.model.name, spec.model.version);
-      if (model === null) throw internalError();
-      const recorded: RecordRun = model === undefined ? spec : { ...spec, model: model.spec, compiled: model.compiled };
       ctx.set('Cache-Control', 'no-store');
       ctx.set('Content-Disposition', `attachment; filename="${spec.simulationId}-${query.layout}.zip"`);
       ctx.type = 'application/zip';
       ctx.body = archive.stream;
       const source = { records: (each: RecordRun, onRecord: Parameters<typeof streamRunRecords>[2]) => streamRunRecords(services, each, onRecord, () => archive.ready(), gone.signal) };
-      void writeDataset(archive, source, recorded, { layout: query.layout, field: query.field })
+      // A model run's spec names its recorded version's definition (api/runs/findReplay.ts).
+      void writeDataset(archive, source, spec, { layout: query.layout, field: query.field })
         .catch((error: unknown) => {
           if (!(error instanceof ClientAbortedError)) services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'dataset failed mid-stream; response cut');
           // Ends the response without its terminating chunk: never an archive that looks whole.
@@ -77,6 +74,7 @@ export const datasetRoutes = (services: Services): Router<AppState> => {
         .finally(() => {
           run.release().catch((error: unknown) => services.logger.warn({ simulation_id: spec.simulationId, error: describeError(error) }, 'could not release a dataset slot'));
         });
+      return Promise.resolve();
     });
   });
   return router;
