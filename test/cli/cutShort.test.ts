@@ -3,6 +3,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { resetSocket } from '../helpers/resetSocket.ts';
 import { buildAccount, buildApiKey } from '../helpers/factories.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
 import { startTestWorker } from '../helpers/startTestWorker.ts';
@@ -28,7 +29,7 @@ test.before(async () => {
     upstream.on('data', (chunk: Buffer) => {
       forwarded += chunk.length;
       if (forwarded > CUT_AFTER_BYTES) {
-        client.resetAndDestroy();
+        resetSocket(client);
         upstream.destroy();
       } else {
         client.write(chunk);

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { resetSocket } from './resetSocket.ts';
 
 // PostgreSQL's ReadyForQuery message: the server has finished (and, outside a transaction block or after
 // COMMIT, committed) what the client sent.
@@ -81,14 +82,14 @@ export const startTcpProxy = async (targetPort: number, options: TcpProxyOptions
   const sockets = new Set<net.Socket>();
   const resetOpen = (): void => {
     for (const socket of sockets) {
-      socket.resetAndDestroy();
+      resetSocket(socket);
     }
   };
   const server = net.createServer((client) => {
     const upstream = net.connect(target, options.targetHost ?? '127.0.0.1');
     sockets.add(client).add(upstream);
     const cutLink = (): void => {
-      client.resetAndDestroy();
+      resetSocket(client);
       upstream.destroy();
     };
     // This connection's progress: an answer being cut, lost or held, and the commit markers seen so far.
