@@ -1,9 +1,10 @@
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { loadConfig } from '../shared/config.ts';
 import { describeError } from '../shared/errors/describeError.ts';
 import { describePortProblem, PORT_IN_USE_EXIT_CODE } from '../shared/process/probePort.ts';
 import { watchParent } from '../shared/process/watchParent.ts';
 import { buildApp } from './app.ts';
+import { createConnectionDrain } from './createConnectionDrain.ts';
 import { createHttpServer } from './createHttpServer.ts';
 import { closeServices, createServices } from './createServices.ts';
 import { startStaleSweeper } from './runs/sweepStaleSimulations.ts';
@@ -30,24 +31,8 @@ server.once('error', (error: NodeJS.ErrnoException) => {
 server.listen({ port: config.port, reusePort: sharedPort }, () => {
   logger.info({ port: config.port }, 'api listening');
 });
-// While draining, every response closes its connection: a client's next request opens a new one, which
-// reaches a process still accepting, instead of racing this one's close of an idle keep-alive socket.
-const inFlight = new Set<ServerResponse>();
-server.on('request', (_request, response: ServerResponse) => {
-  if (services.lifecycle.draining) {
-    response.shouldKeepAlive = false;
-    return;
-  }
-  inFlight.add(response);
-  response.once('close', () => inFlight.delete(response));
-});
-const closeAfterResponding = (): void => {
-  for (const response of inFlight) {
-    if (!response.headersSent) {
-      response.shouldKeepAlive = false;
-    }
-  }
-};
+// Watched from the start, so a drain can tell a socket between requests from one just accepted.
+const connections = createConnectionDrain(server);
 
 let shuttingDown = false;
 const shutdown = async (signal: string): Promise<void> => {
@@ -58,7 +43,7 @@ const shutdown = async (signal: string): Promise<void> => {
   // The order of docs/development.md#code-conventions: not ready, stop accepting, finish in-flight requests (their simulations
   // included: the queue client and its reply channel stay open until then), then queue, Postgres, Redis.
   services.lifecycle.draining = true;
-  closeAfterResponding();
+  connections.closeAfterResponding();
   logger.info({ signal, delay_ms: config.shutdownDelayMs }, 'api draining');
   // A backstop: if draining hangs (a stuck client, a dead dependency) the process still exits. In-flight
   // simulations end by their deadline, so the delay, a deadline and a margin bound a clean drain.
@@ -68,12 +53,8 @@ const shutdown = async (signal: string): Promise<void> => {
   }, config.shutdownDelayMs + config.simulationTimeoutMs + 10_000).unref();
   // Keep serving, /ready at 503, while load balancers notice and move traffic elsewhere.
   await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
-  // Stop accepting, let in-flight requests finish, and close idle keep-alive sockets so close() resolves.
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const idleSweep = setInterval(() => server.closeIdleConnections(), 200);
-  await closed;
-  clearInterval(idleSweep);
+  // Stop accepting, let in-flight requests finish, and close idle keep-alive sockets so the close resolves.
+  await connections.close();
   logger.info('api requests drained');
   await closeServices(services);
   logger.info('api stopped');
