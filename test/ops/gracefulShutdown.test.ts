@@ -17,32 +17,35 @@ import { type PlainResponse, requestOnNewConnection, simulate, spawnApiProcess }
 
 let database: TestDatabase;
 let pool: DatabasePool;
-let redisPrefix: string;
 let redis: Redis;
-let queue: Queue;
+// Each test has a Redis prefix (so a queue) of its own: what one leaves behind when it fails cannot hold up the next.
+const queues: { prefix: string; queue: Queue }[] = [];
 const processes: (ServiceProcess | WorkerProcess)[] = [];
 
 test.before(async () => {
   database = await createTestDatabase();
   pool = await createDatabasePool(database.url);
-  redisPrefix = createRedisPrefix();
   redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  // The test's own handle on the queue: pausing it holds admitted jobs, so requests stay in flight.
-  queue = new Queue(SIMULATION_QUEUE, { connection: redis, prefix: redisPrefix });
 });
 
 test.after.always(async () => {
   await Promise.all(processes.map((child) => child.stop(5000)));
-  await queue?.close();
+  await Promise.all(queues.map(({ queue }) => queue.close()));
   redis?.disconnect();
   await pool?.end();
   await database?.drop();
-  if (redisPrefix !== undefined) {
-    await deleteRedisPrefix(redisPrefix);
-  }
+  await Promise.all(queues.map(({ prefix }) => deleteRedisPrefix(prefix)));
 });
 
-const queuedJobs = async (): Promise<number> => {
+/** A prefix of the test's own, and its handle on that prefix's queue: pausing it holds admitted jobs, so requests stay in flight. */
+const ownQueue = (): { redisPrefix: string; queue: Queue } => {
+  const prefix = createRedisPrefix();
+  const queue = new Queue(SIMULATION_QUEUE, { connection: redis, prefix });
+  queues.push({ prefix, queue });
+  return { redisPrefix: prefix, queue };
+};
+
+const queuedJobs = async (queue: Queue): Promise<number> => {
   // A paused queue keeps its jobs waiting (bullmq 6 has no separate paused state).
   const counts = await queue.getJobCounts('waiting', 'prioritized');
   return (counts.waiting ?? 0) + (counts.prioritized ?? 0);
@@ -101,7 +104,8 @@ const expectResults = (t: { is: <T>(actual: T, expected: T, message?: string) =>
 };
 
 test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes every in-flight request and exits 0 within its deadline', async (t) => {
-  const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { SHUTDOWN_DELAY_MS: '1500', SIMULATION_TIMEOUT_MS: '20000' } });
+  const { redisPrefix, queue } = ownQueue();
+  const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { SHUTDOWN_DELAY_MS: '3000', SIMULATION_TIMEOUT_MS: '20000' } });
   processes.push(api);
   const worker = await spawnWorkerProcess({ redisPrefix, threads: 2 });
   processes.push(worker);
@@ -112,14 +116,14 @@ test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes e
   await queue.pause();
   const seeds = [1, 2, 3, 4, 5, 6];
   const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'finance', num_interactions: 200, seed })));
-  await eventually(async () => ((await queuedJobs()) === seeds.length ? true : undefined));
+  await eventually(async () => ((await queuedJobs(queue)) === seeds.length ? true : undefined), 60_000);
 
   api.child.kill('SIGTERM');
   // Still serving during the delay, but not ready: a load balancer takes it out of rotation.
   const notReady = await eventually(async () => {
     const response = await requestOnNewConnection(`${api.url}/ready`, { keepAlive: true });
     return response.status === 503 ? response : undefined;
-  }, 1000, 20);
+  }, 2500, 20);
   t.like(JSON.parse(notReady.text), { status: 'not_ready', database: 'connected', redis: 'connected' });
   // A client asking for keep-alive is told the connection closes, so its next request goes elsewhere.
   t.is(notReady.headers.connection, 'close');
@@ -141,6 +145,7 @@ test.serial('on SIGTERM the API answers /ready 503, stops accepting, completes e
 });
 
 test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs it leaves wait for the next worker and none is lost', async (t) => {
+  const { redisPrefix, queue } = ownQueue();
   const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { STREAM_STALL_TIMEOUT_MS: '120000', SIMULATION_TIMEOUT_MS: '120000' } });
   processes.push(api);
   // One run at a time (WORKER_CONCURRENCY 1), so there are jobs it has not taken when the signal comes.
@@ -160,17 +165,17 @@ test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs i
   // Its answer is awaited only later; until then a refusal or a failure is kept to explain a wait that ends.
   let heldOutcome = 'no answer yet';
   held.then((response) => (heldOutcome = `answered ${response.status}`), (error: unknown) => (heldOutcome = `failed: ${String(error)}`));
-  await eventually(async () => ((await queuedJobs()) === 1 ? true : undefined), 60_000).catch(async (error: unknown) => {
+  await eventually(async () => ((await queuedJobs(queue)) === 1 ? true : undefined), 60_000).catch(async (error: unknown) => {
     throw new Error(`${String(error)}; the held request: ${heldOutcome}; jobs: ${JSON.stringify(await queue.getJobCounts())}\n${api.output().slice(-3000)}`);
   });
   const seeds = [11, 12, 13, 14, 15, 16, 17, 18];
   const inFlight = Promise.all(seeds.map((seed) => simulate(api.url, key, { preset: 'healthcare', num_interactions: 1000, seed })));
-  await eventually(async () => ((await queuedJobs()) === seeds.length + 1 ? true : undefined));
+  await eventually(async () => ((await queuedJobs(queue)) === seeds.length + 1 ? true : undefined), 60_000);
   await queue.resume();
   const heldResponse = await held;
   t.is(heldResponse.status, 200);
   first.child.kill('SIGTERM');
-  await eventually(() => (first.output().includes('"msg":"worker stopping; finishing active jobs"') ? true : undefined));
+  await eventually(() => (first.output().includes('"msg":"worker stopping; finishing active jobs"') ? true : undefined), 60_000);
   // Now the held body is read to its end: the active job finishes, and the worker exits.
   let lines = 0;
   for await (const piece of heldResponse.body ?? []) {
@@ -179,7 +184,7 @@ test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs i
   t.is(lines, 1_000_000);
   t.is(await first.exited, 0, first.output());
   t.true(first.output().includes('"msg":"worker stopped"'));
-  t.is(await queuedJobs(), seeds.length, 'the stopped worker took no job after the signal');
+  t.is(await queuedJobs(queue), seeds.length, 'the stopped worker took no job after the signal');
 
   const second = await spawnWorkerProcess({ redisPrefix, threads: 2 });
   processes.push(second);
@@ -192,12 +197,13 @@ test.serial('on SIGTERM a worker finishes its active job and exits 0; the jobs i
   const statuses = await eventually(async () => {
     const current = await ledgerStatuses(account.id);
     return current.length > seeds.length ? current : undefined;
-  }, 15_000, 20);
+  }, 60_000, 20);
   t.deepEqual(statuses, [...seeds, 10].map(() => 'completed'));
 });
 
 test.serial('on SIGTERM a connection the process accepted before its listener closed is served its request (with Connection: close), not reset unread', async (t) => {
   // Headers timeouts far above this test's pace: the connection sends its request only once the listener is closed.
+  const { redisPrefix } = ownQueue();
   const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { SHUTDOWN_DELAY_MS: '0', HTTP_HEADERS_TIMEOUT_MS: '100000', HTTP_REQUEST_TIMEOUT_MS: '100000' } });
   processes.push(api);
   const early = await acceptedConnection(api.url);
@@ -213,6 +219,7 @@ test.serial('on SIGTERM a connection the process accepted before its listener cl
 });
 
 test.serial('on SIGTERM a connection that never sends a request holds the drain only until the headers timeout: it is answered 408 and the process exits 0', async (t) => {
+  const { redisPrefix } = ownQueue();
   const api = await spawnApiProcess({ databaseUrl: database.url, redisPrefix, env: { SHUTDOWN_DELAY_MS: '0', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '1000' } });
   processes.push(api);
   const silent = await acceptedConnection(api.url);
