@@ -81,13 +81,8 @@ export const createSimulationProcessor =
         case 'delivered':
           return undefined;
         case 'stopped':
-          if (Date.now() >= deadline) {
-            throw new UnrecoverableError('deadline passed during the run');
-          }
-          // Its client left (or stopped reading): the API settles the run `cancelled`; the job is done.
-          return CANCELLED;
-        case 'held':
-          // The deadline came while its client held the run back: settled cancelled, not a failure of ours.
+          // Its client left, stopped reading or held the run back until the deadline: the API settles the
+          // run `cancelled`, not a failure of ours; the job is done.
           return CANCELLED;
         case 'deadline':
           throw new UnrecoverableError('deadline passed during the run');

@@ -15,15 +15,21 @@ const freeBuffer = (bytes: Uint8Array): void => {
 /**
  * How one attempt to deliver a run ended:
  * - `delivered`: the API process has the whole body and the outcome;
- * - `stopped`: the API process ended the run (its client left, or the deadline);
+ * - `stopped`: the API process ended the run for its client (it left, stopped reading, or held the run on
+ *   its back-pressure until the deadline: settled `cancelled`, the client's doing: docs/fair-use.md);
  * - `refused`: no API process waits for this run, or not from this worker (a lock it does not hold);
  * - `lost`: the link broke first; the run is still wanted, so another attempt resumes it;
- * - `deadline`: the run's deadline passed here first;
- * - `held`: the deadline came while the run waited on its client's back-pressure (the API process settles
- *   it `cancelled`, the client's doing: docs/fair-use.md);
+ * - `deadline`: the deadline passed with the service behind (the API process said so, or never answered);
  * - `failed`: the engine failed; the API process has been told.
  */
-export type SendOutcome = 'delivered' | 'stopped' | 'refused' | 'lost' | 'deadline' | 'held' | 'failed';
+export type SendOutcome = 'delivered' | 'stopped' | 'refused' | 'lost' | 'deadline' | 'failed';
+
+/**
+ * How long after the deadline a worker gives up on a run by its own clock. The API process, which sees the
+ * client, says at the deadline whose doing it was (by how it closes the stream); this is the backstop for
+ * one that cannot say (docs/fair-use.md#whose-deadline).
+ */
+const DEADLINE_BACKSTOP_MS = 2000;
 
 export interface SendRunOptions {
   readonly dataPlane: DataPlaneClient;
@@ -60,7 +66,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
   let offset = 0;
   let finished = false;
   let wakeDrain: (() => void) | undefined;
-  let heldByClient = false;
+  const overDeadline = (): boolean => Date.now() >= options.deadline;
   const response = new Promise<boolean>((resolve) => {
     stream.on('response', (headers) => {
       status = Number(headers[':status']);
@@ -71,25 +77,22 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
   });
   const closed = new Promise<SendOutcome>((resolve) => {
     // A stream closed with NO_ERROR was ended by the API process: at the end of a run it has whole (it
-    // answers once it has the trailers), else because it wants the run no more. Any other code (CANCEL
-    // when a session dies) is a lost link.
+    // answers once it has the trailers), else for its client. Any other code is a lost link (CANCEL when
+    // a session dies) or, past the deadline, the service behind: the API process closes a run it settles
+    // `timed_out` with CANCEL, and this worker's own backstop does too.
     stream.on('close', () => {
-      // Closed while a frame waited for the API process to take it: the run was held by its client.
-      heldByClient = wakeDrain !== undefined;
       wakeDrain?.();
       if (status === undefined) {
         resolve('lost');
       } else if (status !== 200) {
         resolve('refused');
       } else if (stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR) {
-        resolve('lost');
+        resolve(overDeadline() ? 'deadline' : 'lost');
       } else if (finished) {
         resolve('delivered');
       } else {
-        // Ended by the API process while a frame waited on its client's back-pressure: the client's doing,
-        // whether it left or held the run until the deadline, and whichever process's clock saw the
-        // deadline first (docs/fair-use.md).
-        resolve(heldByClient ? 'held' : 'stopped');
+        // Ended by the API process for its client, before the deadline or at it (docs/fair-use.md).
+        resolve('stopped');
       }
     });
     // What failed is read from the close: the code and the state, not the error.
@@ -97,9 +100,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
   });
   stream.resume();
 
-  const deadlineTimer = setTimeout(() => stream.close(http2.constants.NGHTTP2_CANCEL), Math.max(0, options.deadline - Date.now()));
-  const overDeadline = (): boolean => Date.now() >= options.deadline;
-  const pastDeadline = (): SendOutcome => (heldByClient ? 'held' : 'deadline');
+  const deadlineTimer = setTimeout(() => stream.close(http2.constants.NGHTTP2_CANCEL), Math.max(0, options.deadline + DEADLINE_BACKSTOP_MS - Date.now()));
 
   let skip = 0;
   /**
@@ -207,7 +208,7 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
       await writing;
     } catch {
       if (stream.closed || stream.destroyed) {
-        return overDeadline() ? pastDeadline() : await closed;
+        return await closed;
       }
       finish({ outcome: 'failed', computeMs: 0 });
       await closed;
@@ -218,12 +219,11 @@ export const sendRun = async (options: SendRunOptions): Promise<SendOutcome> => 
     }
     if (stream.closed || stream.destroyed) {
       // Given up on while it ran: the thread was told to stop, and what it returned is not the run.
-      return overDeadline() ? pastDeadline() : await closed;
+      return await closed;
     }
     writeFrame(result.body, result.records);
     finish({ outcome: 'completed', computeMs: result.computeMs });
-    const outcome = await closed;
-    return (outcome === 'lost' || outcome === 'stopped') && overDeadline() ? pastDeadline() : outcome;
+    return await closed;
   } finally {
     clearTimeout(deadlineTimer);
   }

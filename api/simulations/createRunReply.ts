@@ -26,8 +26,13 @@ export interface RunReplyHandlers {
 export interface RunReply {
   /** A verified stream of the worker that holds the run: it takes over from any earlier one. */
   readonly attach: (stream: http2.ServerHttp2Stream) => void;
-  /** The run is over on this side: its stream is reset with NO_ERROR, so its worker stops it. */
-  readonly stop: () => void;
+  /**
+   * The run is over on this side: its stream is reset, so its worker stops it. `ended` (NO_ERROR): its
+   * client left, stopped reading or held it to the deadline, or the wait failed; the job is done.
+   * `timed_out` (CANCEL): the deadline came with the service behind; the job fails. The worker takes the
+   * word of this process, which saw the client (docs/fair-use.md#whose-deadline).
+   */
+  readonly stop: (reason: 'ended' | 'timed_out') => void;
   /** Bytes handed to the client: where a resumed run starts. */
   readonly delivered: () => number;
   /** Records made through the bytes handed to the client. */
@@ -163,10 +168,10 @@ export const createRunReply = (handlers: RunReplyHandlers, totalRecords: number)
       const reads = reading.then(() => read(stream, () => trailers));
       reading = reads.catch(() => {});
     },
-    stop: () => {
+    stop: (reason) => {
       over = true;
       if (current !== undefined && !current.closed) {
-        current.close(http2.constants.NGHTTP2_NO_ERROR);
+        current.close(reason === 'ended' ? http2.constants.NGHTTP2_NO_ERROR : http2.constants.NGHTTP2_CANCEL);
       }
     },
     delivered: () => delivered,

@@ -228,13 +228,14 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
         }
       };
       // The run ends here before its worker knows: stop its stream and free its place on the queue.
-      const stopRun = (): void => {
-        reply.stop();
+      // `timed_out` tells its worker the deadline came with the service behind (its job then fails).
+      const stopRun = (reason: 'ended' | 'timed_out'): void => {
+        reply.stop(reason);
         void removeIfWaiting(runId);
       };
       const cancelled = (): void =>
         finish(() => {
-          stopRun();
+          stopRun('ended');
           // Charged only once bytes went to the client, for the records made through them.
           const charged = reply.delivered() > 0 ? Math.min(job.numInteractions, reply.records()) : null;
           resolve({ status: 'cancelled', startedAt, finishedAt: Date.now(), records: charged });
@@ -250,7 +251,7 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
           return;
         }
         finish(() => {
-          stopRun();
+          stopRun('timed_out');
           resolve({ status: 'timed_out', finishedAt: Date.now() });
         });
       }, Math.max(0, job.deadline - Date.now()));
@@ -287,7 +288,7 @@ export const createSimulationClient = ({ redis, prefix, logger, dataPlane: plane
         reply,
         fail: (error) =>
           finish(() => {
-            stopRun();
+            stopRun('ended');
             reject(error);
           }),
       };
