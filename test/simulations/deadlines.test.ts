@@ -7,7 +7,8 @@ import { nextJobEvent } from '../helpers/nextJobEvent.ts';
 import { buildCaller } from '../helpers/limitFixtures.ts';
 import { startTcpProxy } from '../helpers/startTcpProxy.ts';
 import { startTestApp, type TestApp } from '../helpers/startTestApp.ts';
-import { startTestWorker } from '../helpers/startTestWorker.ts';
+import { spawnWorkerProcess, startTestWorker } from '../helpers/startTestWorker.ts';
+import { streamSimulation } from './streamBody.ts';
 import { postSimulation } from './postSimulation.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { ledgerWritten } from '../helpers/ledgerWritten.ts';
@@ -94,6 +95,39 @@ test('a run its client holds back past the deadline is aborted in its thread: it
 
   const next = await postSimulation(app, { preset: 'finance', num_interactions: 10, seed: 1 }, { key });
   t.is(next.status, 200);
+});
+
+test.serial('a run the service is behind on at its deadline (its worker stopped, its client reading everything sent) answers a cut body, is ledgered timed_out, and its job fails: the worker takes the API process\'s word', async (t) => {
+  const app = await startTestApp({ env: { SIMULATION_TIMEOUT_MS: '3000' } });
+  t.teardown(() => app.close());
+  const worker = await spawnWorkerProcess({ redisPrefix: app.redisPrefix });
+  t.teardown(() => worker.stop(1000));
+  const { accountId, key } = await withKey(app);
+
+  // The worker is frozen once the first bytes are in: the client reads all it was sent and waits for more.
+  const response = await streamSimulation(app.url, {
+    key,
+    body: { preset: 'finance', num_interactions: 1_000_000, seed: 4 },
+    accept: 'application/x-ndjson',
+    needle: '\n',
+    onFirstBytes: () => worker.child.kill('SIGSTOP'),
+  });
+  // Thawed once the API process has given up on the run: what it said at the deadline is waiting for it.
+  worker.child.kill('SIGCONT');
+  t.is(response.status, 200);
+  t.truthy(response.error, 'the body must not end cleanly');
+  const row = await eventually(async () => (await ledgerOf(app, accountId))[0]);
+  t.like(row, { status: 'timed_out' });
+
+  // Failed, not completed `cancelled` (a completed job is removed; a failed one is kept with its reason).
+  const reason = await eventually(async () => {
+    const job = await app.services.simulations.queue.getJob(row.id);
+    if (job === undefined) {
+      return 'completed';
+    }
+    return (await job.getState()) === 'failed' ? job.failedReason : undefined;
+  }, 60_000);
+  t.is(reason, 'deadline passed during the run');
 });
 
 test('Redis unreachable from the start: 503 service_unavailable at once, and nothing is admitted', async (t) => {
