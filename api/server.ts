@@ -31,7 +31,7 @@ server.once('error', (error: NodeJS.ErrnoException) => {
 server.listen({ port: config.port, reusePort: sharedPort }, () => {
   logger.info({ port: config.port }, 'api listening');
 });
-// Watched from the start, so a drain can tell a socket between requests from one just accepted.
+// Watched from the start: a drain begins by telling the responses then in flight to close their connections.
 const connections = createConnectionDrain(server);
 
 let shuttingDown = false;
